@@ -4,22 +4,39 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 refs="$root/.refs"
 
+sudo_cmd=(); [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+
+# The aarch64 cross build (--config=aarch64) links Debian's arm64 libraries, which install
+# beside the amd64 ones (multiarch) once dpkg knows the arm64 architecture.
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  echo "setup: adding dpkg architecture arm64"
+  "${sudo_cmd[@]}" dpkg --add-architecture arm64
+fi
+
 apt_packages=(
   bazel-bootstrap g++ clang libclang-rt-14-dev
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev libabsl-dev
   nlohmann-json3-dev libcpp-httplib-dev libpcre2-dev
   g++-aarch64-linux-gnu qemu-user
+  libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libhwy-dev:arm64
+  libabsl-dev:arm64 libpcre2-dev:arm64
   git
 )
+# Installed in the named architecture; a name without ":arch" means native (or "all").
+installed() {
+  local arch="${1#*:}"
+  [ "$arch" = "$1" ] && arch="$(dpkg --print-architecture)|all"
+  dpkg-query -W -f='${Status} ${Architecture}\n' "${1%%:*}" 2>/dev/null |
+    grep -qE "^install ok installed ($arch)\$"
+}
 missing=()
 for p in "${apt_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  installed "$p" || missing+=("$p")
 done
 # Node.js may come from outside Debian (with its own npm); only install it when absent.
 command -v npm >/dev/null || missing+=(nodejs npm)
 if ((${#missing[@]})); then
   echo "setup: installing Debian packages: ${missing[*]}"
-  sudo_cmd=(); [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command: installs what is missing, then builds and runs every test,
-# plain and under ASan + UBSan.
+# plain, under ASan + UBSan, and cross-built for aarch64 under qemu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 bazel test //...
 bazel test --config=asan //...
+bazel test --config=aarch64 //...
