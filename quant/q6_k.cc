@@ -35,6 +35,13 @@ void GridSums(const float* v, float inv_step, float* sum_vl, float* sum_ll) {
   }
 }
 
+// Writes the stored quants l + 32 of one sub-block on the grid 1/inv_step.
+void StoreQuants(const float* v, float inv_step, int8_t* q) {
+  for (int i = 0; i < kSubSize; ++i) {
+    q[i] = static_cast<int8_t>(SignedQuant(v[i], inv_step) + kQHalf);
+  }
+}
+
 // Chooses a scale for one 16-element sub-block: the grid that maps the signed value of
 // largest magnitude to -32, then grids for -(32 + 0.1k), k = -9..9, keeping whichever
 // maximises the explained weighted energy sum_vl^2 / sum_ll. Writes q = l + 32 and
@@ -55,7 +62,7 @@ float FitSymmetricScale(const float* v, int8_t* q) {
   float inv_step = -kQHalf / max;
   float sum_vl, sum_ll;
   GridSums(v, inv_step, &sum_vl, &sum_ll);
-  for (int i = 0; i < kSubSize; ++i) q[i] = static_cast<int8_t>(SignedQuant(v[i], inv_step) + kQHalf);
+  StoreQuants(v, inv_step, q);
   float scale = sum_ll != 0 ? sum_vl / sum_ll : 0.0f;
   float best = scale * sum_vl;
   for (int k = -9; k <= 9; ++k) {
@@ -63,7 +70,7 @@ float FitSymmetricScale(const float* v, int8_t* q) {
     inv_step = -(kQHalf + 0.1f * k) / max;
     GridSums(v, inv_step, &sum_vl, &sum_ll);
     if (sum_ll > 0 && sum_vl * sum_vl > best * sum_ll) {
-      for (int i = 0; i < kSubSize; ++i) q[i] = static_cast<int8_t>(SignedQuant(v[i], inv_step) + kQHalf);
+      StoreQuants(v, inv_step, q);
       scale = sum_vl / sum_ll;
       best = scale * sum_vl;
     }
@@ -105,11 +112,11 @@ void QuantizeBlock(const float* x, BlockQ6K* y) {
     }
   }
   for (int h = 0; h < 2; ++h) {
-    const int8_t* qh_src = q + 128 * h;
+    const int8_t* qs = q + 128 * h;
     uint8_t* ql = y->ql + 64 * h;
     uint8_t* qh = y->qh + 32 * h;
     for (int l = 0; l < 32; ++l) {
-      const uint8_t a = qh_src[l], b = qh_src[l + 32], c = qh_src[l + 64], e = qh_src[l + 96];
+      const uint8_t a = qs[l], b = qs[l + 32], c = qs[l + 64], e = qs[l + 96];
       ql[l] = (a & 0x0F) | static_cast<uint8_t>((c & 0x0F) << 4);
       ql[l + 32] = (b & 0x0F) | static_cast<uint8_t>((e & 0x0F) << 4);
       qh[l] = static_cast<uint8_t>((a >> 4) | ((b >> 4) << 2) | ((c >> 4) << 4) | ((e >> 4) << 6));

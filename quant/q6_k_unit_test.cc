@@ -25,8 +25,10 @@ TEST(Q6K, DecodesElementsFromTheSpecifiedBits) {
     const uint8_t* ql = b.ql + 64 * h;
     const uint8_t* qh = b.qh + 32 * h;
     for (int l = 0; l < 32; ++l) {
-      const int q[4] = {(ql[l] & 15) | (qh[l] & 3) << 4, (ql[l + 32] & 15) | (qh[l] >> 2 & 3) << 4,
-                        (ql[l] >> 4) | (qh[l] >> 4 & 3) << 4, (ql[l + 32] >> 4) | (qh[l] >> 6 & 3) << 4};
+      const int q[4] = {(ql[l] & 15) | (qh[l] & 3) << 4,
+                        (ql[l + 32] & 15) | (qh[l] >> 2 & 3) << 4,
+                        (ql[l] >> 4) | (qh[l] >> 4 & 3) << 4,
+                        (ql[l + 32] >> 4) | (qh[l] >> 6 & 3) << 4};
       for (int k = 0; k < 4; ++k) {
         const int e = 128 * h + 32 * k + l;
         ASSERT_EQ(y[e], 0.25f * b.scales[e / 16] * (q[k] - 32)) << e;

@@ -22,7 +22,7 @@ void QuantizeBlock(const float* x, BlockQ8K* y) {
     *y = BlockQ8K{};
     return;
   }
-  // -127 rather than -128 keeps every quant in -127..127, which SIMD dot products need.
+  // -127, not -128: quants stay in the symmetric range -127..127, as ggml defines Q8_K.
   const float inv = -127.0f / max;
   for (int i = 0; i < kQ8KBlockSize; ++i) {
     y->qs[i] = static_cast<int8_t>(std::min(127, RoundNearestEven(inv * x[i])));
