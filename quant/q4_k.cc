@@ -96,15 +96,6 @@ uint8_t SixBitCode(float v, float inv) {
   return std::min<uint8_t>(code, kScaleMax);
 }
 
-// Packs eight 6-bit scales and mins into 12 bytes, the inverse of GetScaleMinK4.
-void PackScalesMins(const uint8_t* sc, const uint8_t* m, uint8_t* out) {
-  for (int j = 0; j < 4; ++j) {
-    out[j] = sc[j] | static_cast<uint8_t>((sc[j + 4] >> 4) << 6);
-    out[j + 4] = m[j] | static_cast<uint8_t>((m[j + 4] >> 4) << 6);
-    out[j + 8] = (sc[j + 4] & 0x0F) | static_cast<uint8_t>((m[j + 4] & 0x0F) << 4);
-  }
-}
-
 void QuantizeBlock(const float* x, BlockQ4K* y) {
   uint8_t q[kQ4KBlockSize];
   float scales[kSubBlocks];
@@ -131,7 +122,7 @@ void QuantizeBlock(const float* x, BlockQ4K* y) {
     sc[j] = SixBitCode(scales[j], inv_scale);
     m[j] = SixBitCode(mins[j], inv_min);
   }
-  PackScalesMins(sc, m, y->scales);
+  PackScaleMinK4(sc, m, y->scales);
   y->d = Fp32ToFp16(max_scale / kScaleMax);
   y->dmin = Fp32ToFp16(max_min / kScaleMax);
 
@@ -157,6 +148,14 @@ void QuantizeBlock(const float* x, BlockQ4K* y) {
 }
 
 }  // namespace
+
+void PackScaleMinK4(const uint8_t* sc, const uint8_t* m, uint8_t* scales) {
+  for (int j = 0; j < 4; ++j) {
+    scales[j] = sc[j] | static_cast<uint8_t>((sc[j + 4] >> 4) << 6);
+    scales[j + 4] = m[j] | static_cast<uint8_t>((m[j + 4] >> 4) << 6);
+    scales[j + 8] = (sc[j + 4] & 0x0F) | static_cast<uint8_t>((m[j + 4] & 0x0F) << 4);
+  }
+}
 
 void GetScaleMinK4(int j, const uint8_t* scales, uint8_t* sc, uint8_t* m) {
   if (j < 4) {

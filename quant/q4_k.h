@@ -24,6 +24,10 @@ static_assert(sizeof(BlockQ4K) == 144, "Q4_K block must be 144 bytes");
 // j+4 supply the low 4 bits and the top 2 bits of bytes j-4 (scale) and j (min) the rest.
 void GetScaleMinK4(int j, const uint8_t* scales, uint8_t* sc, uint8_t* m);
 
+// Packs eight 6-bit scales `sc` and mins `m` into the 12 bytes `scales`, the inverse of
+// GetScaleMinK4. Precondition: every value is below 64.
+void PackScaleMinK4(const uint8_t* sc, const uint8_t* m, uint8_t* scales);
+
 // Encodes n floats into n/256 blocks with ggml's reference search (per sub-block a
 // weighted least-squares fit of scale and min over 21 candidate grids, then 6-bit
 // quantization of scales and mins against the block maxima). Byte-identical to

@@ -79,5 +79,22 @@ TEST(Q4K, RoundTripErrorIsWithinOneGridStepOfTheBlockRange) {
   }
 }
 
+TEST(Q4KUnit, PackScaleMinIsTheInverseOfGetScaleMin) {
+  for (int v = 0; v < 64; ++v) {
+    uint8_t sc[8], m[8], packed[12];
+    for (int j = 0; j < 8; ++j) {
+      sc[j] = static_cast<uint8_t>((v + 7 * j) % 64);
+      m[j] = static_cast<uint8_t>((v * 3 + 11 * j) % 64);
+    }
+    PackScaleMinK4(sc, m, packed);
+    for (int j = 0; j < 8; ++j) {
+      uint8_t got_sc, got_m;
+      GetScaleMinK4(j, packed, &got_sc, &got_m);
+      EXPECT_EQ(got_sc, sc[j]) << "v " << v << " j " << j;
+      EXPECT_EQ(got_m, m[j]) << "v " << v << " j " << j;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cpubrrr
