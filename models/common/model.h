@@ -1,0 +1,57 @@
+// The interface every architecture implements, and what the driver and server see of it.
+#ifndef CPUBRRR_MODELS_COMMON_MODEL_H_
+#define CPUBRRR_MODELS_COMMON_MODEL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+
+namespace cpubrrr {
+
+// What a caller needs to know about a loaded model.
+struct ModelInfo {
+  std::string architecture;  // "gpt-oss" or "qwen3moe" (Ollama's "gptoss" is normalized)
+  std::string name;          // general.name, if present
+  uint32_t n_vocab = 0;      // logits per token
+  uint32_t n_ctx_train = 0;  // the model's context length
+  uint64_t n_params = 0;     // elements of all tensors
+  uint64_t file_bytes = 0;   // size of the GGUF file
+  uint64_t bytes_per_token = 0;  // weight bytes one decode step reads (active experts only)
+};
+
+// Per-conversation state: the KV cache and the next position. Created by the model.
+class Session {
+ public:
+  virtual ~Session() = default;
+  // Returns the number of tokens already in the cache (the next token's position).
+  virtual uint32_t position() const = 0;
+  // Returns the context length this session was created with.
+  virtual uint32_t context_length() const = 0;
+  // Drops every cached position from `position` on (for rewinding a conversation).
+  virtual absl::Status Truncate(uint32_t position) = 0;
+};
+
+// A loaded model. Forward is not reentrant; one model serves one session at a time.
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  virtual const ModelInfo& info() const = 0;
+
+  // Returns a new session whose KV cache holds `context_length` positions (0 means the
+  // model's context length, capped by available memory).
+  virtual absl::StatusOr<std::unique_ptr<Session>> NewSession(uint32_t context_length) = 0;
+
+  // Runs `tokens` at the session's next positions, appends them to its cache and writes
+  // the next-token logits after the last of them to `logits` (n_vocab floats). Fails,
+  // changing nothing, when the tokens do not fit the context or an id is out of range.
+  virtual absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
+                               absl::Span<float> logits) = 0;
+};
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_MODELS_COMMON_MODEL_H_
