@@ -1,0 +1,53 @@
+// Read-only mmap of a whole file, with errno-naming errors.
+#include "runtime/gguf/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "runtime/gguf/str_cat.h"
+
+namespace cpubrrr {
+namespace {
+
+absl::Status ErrnoError(std::string_view what, const std::string& path, int err) {
+  return absl::ErrnoToStatus(err, Cat(what, " ", path, ": ", std::strerror(err)));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError("cannot open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return ErrnoError("cannot stat", path, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return absl::InvalidArgumentError(Cat(path, " is not a regular file"));
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return std::unique_ptr<MappedFile>(new MappedFile(nullptr, 0));
+  }
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int err = errno;
+  ::close(fd);  // The mapping keeps the file alive.
+  if (p == MAP_FAILED) return ErrnoError("cannot mmap", path, err);
+  return std::unique_ptr<MappedFile>(new MappedFile(static_cast<const uint8_t*>(p), size));
+}
+
+MappedFile::~MappedFile() {
+  if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+}  // namespace cpubrrr
