@@ -24,7 +24,6 @@ class ByteCursor {
   explicit ByteCursor(absl::Span<const uint8_t> bytes) : bytes_(bytes) {}
 
   uint64_t offset() const { return offset_; }
-  uint64_t size() const { return bytes_.size(); }
   uint64_t remaining() const { return bytes_.size() - offset_; }
 
   // Reads one little-endian value.
@@ -37,9 +36,6 @@ class ByteCursor {
 
   // Reads a GGUF string (u64 length, then that many bytes) as a view into the input.
   absl::StatusOr<std::string_view> ReadString(std::string_view what);
-
-  // Moves to absolute `offset`. Precondition: offset <= size().
-  void Seek(uint64_t offset) { offset_ = offset; }
 
  private:
   absl::Span<const uint8_t> bytes_;

@@ -178,6 +178,17 @@ absl::StatusOr<uint32_t> GgufWriter::Alignment() const {
   return a;
 }
 
+absl::Status GgufWriter::WriteZeros(const Sink& sink, uint64_t n) {
+  static constexpr uint8_t kZeros[4096] = {};
+  while (n > 0) {
+    const size_t chunk = n < sizeof(kZeros) ? n : sizeof(kZeros);
+    absl::Status s = sink(kZeros, chunk);
+    if (!s.ok()) return s;
+    n -= chunk;
+  }
+  return absl::OkStatus();
+}
+
 absl::Status GgufWriter::WriteTo(const Sink& sink) const {
   absl::StatusOr<uint32_t> alignment = Alignment();
   if (!alignment.ok()) return alignment.status();
@@ -211,7 +222,6 @@ absl::Status GgufWriter::WriteTo(const Sink& sink) const {
   if (!s.ok()) return s;
 
   std::vector<uint8_t> buffer;
-  const std::vector<uint8_t> zeros(align, 0);
   for (const Tensor& t : tensors_) {
     buffer.resize(t.bytes);
     s = t.producer(buffer.data(), buffer.size());
@@ -220,7 +230,7 @@ absl::Status GgufWriter::WriteTo(const Sink& sink) const {
     }
     s = sink(buffer.data(), buffer.size());
     if (!s.ok()) return s;
-    s = sink(zeros.data(), padded(t.bytes) - t.bytes);
+    s = WriteZeros(sink, padded(t.bytes) - t.bytes);
     if (!s.ok()) return s;
   }
   return absl::OkStatus();

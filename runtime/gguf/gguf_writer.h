@@ -150,6 +150,8 @@ class GgufWriter {
   void Set(std::string_view key, GgufValueType type, std::string payload);
   // Returns the alignment the file will use, or an error for a bad general.alignment.
   absl::StatusOr<uint32_t> Alignment() const;
+  // Sends `n` zero bytes (alignment padding) to `sink`.
+  static absl::Status WriteZeros(const Sink& sink, uint64_t n);
   // Streams the whole file into `sink`.
   absl::Status WriteTo(const Sink& sink) const;
 

@@ -59,8 +59,8 @@ RawGguf ValidRawGguf() {
   g.kvs.push_back({"test.ids", RawArrayValue(5, 3, RawInt(1, 4) + RawInt(2, 4) + RawInt(3, 4))});
   g.kvs.push_back({"test.bools", RawArrayValue(7, 2, RawInt(0, 1) + RawInt(1, 1))});
   g.kvs.push_back({"test.nested", RawArrayValue(9, 1, RawInt(0, 4) + RawInt(2, 8) + "xy")});
-  g.tensors.push_back({"a", {8, 2}, 0, 0});    // f32: 64 bytes
-  g.tensors.push_back({"b", {32, 2}, 8, 64});  // q8_0: 2 blocks of 34 bytes
+  g.tensors.push_back({"a", {8, 2}, 0, 0, std::nullopt});    // f32: 64 bytes
+  g.tensors.push_back({"b", {32, 2}, 8, 64, std::nullopt});  // q8_0: 2 blocks of 34 bytes
   g.data = std::string(64 + 68, '\x11');
   return g;
 }
