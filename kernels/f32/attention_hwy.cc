@@ -1,0 +1,144 @@
+// Highway attention loops (foreach_target + dynamic dispatch), f32 and f16 caches.
+#include "kernels/f32/attention.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/f32/attention_hwy.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace cpubrrr {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Loads Lanes(d) cache values starting at p as floats.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadAsFloat(D d, const float* p) {
+  return hn::LoadU(d, p);
+}
+template <class D>
+HWY_INLINE hn::Vec<D> LoadAsFloat(D d, const hwy::float16_t* p) {
+  const hn::Rebind<hwy::float16_t, D> dh;
+  return hn::PromoteTo(d, hn::LoadU(dh, p));
+}
+
+template <typename T>
+void DotRowsT(const float* q, const T* k, size_t k_stride, size_t n_rows, size_t dim,
+              float scale, float* out) {
+  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, 1> d1;
+  const size_t L = hn::Lanes(d);
+  for (size_t j = 0; j < n_rows; ++j) {
+    const T* row = k + j * k_stride;
+    auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+    size_t i = 0;
+    for (; i + 4 * L <= dim; i += 4 * L) {
+      a0 = hn::MulAdd(hn::LoadU(d, q + i), LoadAsFloat(d, row + i), a0);
+      a1 = hn::MulAdd(hn::LoadU(d, q + i + L), LoadAsFloat(d, row + i + L), a1);
+      a2 = hn::MulAdd(hn::LoadU(d, q + i + 2 * L), LoadAsFloat(d, row + i + 2 * L), a2);
+      a3 = hn::MulAdd(hn::LoadU(d, q + i + 3 * L), LoadAsFloat(d, row + i + 3 * L), a3);
+    }
+    for (; i + L <= dim; i += L) {
+      a0 = hn::MulAdd(hn::LoadU(d, q + i), LoadAsFloat(d, row + i), a0);
+    }
+    auto t = hn::Zero(d1);
+    for (; i < dim; ++i) t = hn::MulAdd(hn::LoadU(d1, q + i), LoadAsFloat(d1, row + i), t);
+    const auto all = hn::Add(hn::Add(a0, a1), hn::Add(a2, a3));
+    out[j] = scale * (hn::GetLane(hn::SumOfLanes(d, all)) + hn::GetLane(t));
+  }
+}
+
+// Accumulates the value rows into out[i0 .. i0 + Lanes(d)).
+template <class D, typename T>
+HWY_INLINE void AxpyColumns(D d, const float* w, const T* v, size_t v_stride,
+                            size_t n_rows, size_t i0, float* out) {
+  auto acc = hn::LoadU(d, out + i0);
+  for (size_t j = 0; j < n_rows; ++j) {
+    acc = hn::MulAdd(hn::Set(d, w[j]), LoadAsFloat(d, v + j * v_stride + i0), acc);
+  }
+  hn::StoreU(acc, d, out + i0);
+}
+
+template <typename T>
+void AxpyRowsT(const float* w, const T* v, size_t v_stride, size_t n_rows, size_t dim,
+               float* out) {
+  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, 1> d1;
+  const size_t L = hn::Lanes(d);
+  size_t i = 0;
+  // Four vectors of output stay in registers while every value row streams past once.
+  for (; i + 4 * L <= dim; i += 4 * L) {
+    auto a0 = hn::LoadU(d, out + i), a1 = hn::LoadU(d, out + i + L);
+    auto a2 = hn::LoadU(d, out + i + 2 * L), a3 = hn::LoadU(d, out + i + 3 * L);
+    for (size_t j = 0; j < n_rows; ++j) {
+      const T* row = v + j * v_stride + i;
+      const auto wj = hn::Set(d, w[j]);
+      a0 = hn::MulAdd(wj, LoadAsFloat(d, row), a0);
+      a1 = hn::MulAdd(wj, LoadAsFloat(d, row + L), a1);
+      a2 = hn::MulAdd(wj, LoadAsFloat(d, row + 2 * L), a2);
+      a3 = hn::MulAdd(wj, LoadAsFloat(d, row + 3 * L), a3);
+    }
+    hn::StoreU(a0, d, out + i);
+    hn::StoreU(a1, d, out + i + L);
+    hn::StoreU(a2, d, out + i + 2 * L);
+    hn::StoreU(a3, d, out + i + 3 * L);
+  }
+  for (; i + L <= dim; i += L) AxpyColumns(d, w, v, v_stride, n_rows, i, out);
+  for (; i < dim; ++i) AxpyColumns(d1, w, v, v_stride, n_rows, i, out);
+}
+
+void DotRowsImpl(const float* q, const float* k, size_t k_stride, size_t n_rows,
+                 size_t dim, float scale, float* out) {
+  DotRowsT(q, k, k_stride, n_rows, dim, scale, out);
+}
+
+void DotRowsF16Impl(const float* q, const uint16_t* k, size_t k_stride, size_t n_rows,
+                    size_t dim, float scale, float* out) {
+  DotRowsT(q, reinterpret_cast<const hwy::float16_t*>(k), k_stride, n_rows, dim, scale,
+           out);
+}
+
+void AxpyRowsImpl(const float* w, const float* v, size_t v_stride, size_t n_rows,
+                  size_t dim, float* out) {
+  AxpyRowsT(w, v, v_stride, n_rows, dim, out);
+}
+
+void AxpyRowsF16Impl(const float* w, const uint16_t* v, size_t v_stride, size_t n_rows,
+                     size_t dim, float* out) {
+  AxpyRowsT(w, reinterpret_cast<const hwy::float16_t*>(v), v_stride, n_rows, dim, out);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace cpubrrr
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace cpubrrr {
+
+HWY_EXPORT(DotRowsImpl);
+HWY_EXPORT(DotRowsF16Impl);
+HWY_EXPORT(AxpyRowsImpl);
+HWY_EXPORT(AxpyRowsF16Impl);
+
+void DotRows(const float* q, const float* k, size_t k_stride, size_t n_rows,
+             size_t dim, float scale, float* out) {
+  HWY_DYNAMIC_DISPATCH(DotRowsImpl)(q, k, k_stride, n_rows, dim, scale, out);
+}
+
+void DotRowsF16(const float* q, const uint16_t* k, size_t k_stride, size_t n_rows,
+                size_t dim, float scale, float* out) {
+  HWY_DYNAMIC_DISPATCH(DotRowsF16Impl)(q, k, k_stride, n_rows, dim, scale, out);
+}
+
+void AxpyRows(const float* w, const float* v, size_t v_stride, size_t n_rows,
+              size_t dim, float* out) {
+  HWY_DYNAMIC_DISPATCH(AxpyRowsImpl)(w, v, v_stride, n_rows, dim, out);
+}
+
+void AxpyRowsF16(const float* w, const uint16_t* v, size_t v_stride, size_t n_rows,
+                 size_t dim, float* out) {
+  HWY_DYNAMIC_DISPATCH(AxpyRowsF16Impl)(w, v, v_stride, n_rows, dim, out);
+}
+
+}  // namespace cpubrrr
+#endif  // HWY_ONCE
