@@ -19,14 +19,22 @@ std::vector<float> RandomLogits(size_t n, uint64_t seed) {
   return v;
 }
 
-std::vector<TokenCandidate> ReferenceTopK(const std::vector<float>& logits, size_t k,
-                                          const std::vector<TokenCandidate>& overrides) {
+// Returns every token sorted by Before, overrides applied: the oracle's full sort.
+std::vector<TokenCandidate> SortedAll(const std::vector<float>& logits, const std::vector<TokenCandidate>& overrides) {
   std::vector<TokenCandidate> all;
   for (size_t i = 0; i < logits.size(); ++i) all.push_back({static_cast<int32_t>(i), logits[i]});
   for (const auto& o : overrides) all[o.id].logit = o.logit;
   std::sort(all.begin(), all.end(), Before);
-  all.resize(std::min(k, all.size()));
   return all;
+}
+
+std::vector<TokenCandidate> Prefix(const std::vector<TokenCandidate>& sorted, size_t k) {
+  return {sorted.begin(), sorted.begin() + std::min(k, sorted.size())};
+}
+
+std::vector<TokenCandidate> ReferenceTopK(const std::vector<float>& logits, size_t k,
+                                          const std::vector<TokenCandidate>& overrides) {
+  return Prefix(SortedAll(logits, overrides), k);
 }
 
 void ExpectSame(const std::vector<TokenCandidate>& a, const std::vector<TokenCandidate>& b) {
@@ -40,10 +48,12 @@ void ExpectSame(const std::vector<TokenCandidate>& a, const std::vector<TokenCan
 TEST(SelectTopK, MatchesFullSortAtGptOssVocab) {
   const std::vector<float> logits = RandomLogits(201088, 3);
   const std::vector<TokenCandidate> overrides = {{5, 30.0f}, {17, -50.0f}, {123456, 19.5f}};
+  const std::vector<TokenCandidate> plain = SortedAll(logits, {});
+  const std::vector<TokenCandidate> overridden = SortedAll(logits, overrides);
   for (size_t k : {1, 40, 511, 512, 513, 2000}) {
     SCOPED_TRACE(k);
-    ExpectSame(SelectTopK(logits, k), ReferenceTopK(logits, k, {}));
-    ExpectSame(SelectTopK(logits, k, overrides), ReferenceTopK(logits, k, overrides));
+    ExpectSame(SelectTopK(logits, k), Prefix(plain, k));
+    ExpectSame(SelectTopK(logits, k, overrides), Prefix(overridden, k));
   }
 }
 
