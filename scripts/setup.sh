@@ -17,6 +17,7 @@ apt_packages=(
   bazel-bootstrap g++ clang libclang-rt-14-dev
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev libabsl-dev
   nlohmann-json3-dev libcpp-httplib-dev libpcre2-dev
+  python3-jinja2
   g++-aarch64-linux-gnu qemu-user
   libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libhwy-dev:arm64
   libabsl-dev:arm64 libpcre2-dev:arm64

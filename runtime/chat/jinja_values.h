@@ -1,0 +1,28 @@
+// Jinja-like views of JSON values: truthiness and Python str(), as chat templates see them.
+#ifndef CPUBRRR_RUNTIME_CHAT_JINJA_VALUES_H_
+#define CPUBRRR_RUNTIME_CHAT_JINJA_VALUES_H_
+
+#include <string>
+#include <string_view>
+
+#include "nlohmann/json.hpp"
+
+namespace cpubrrr {
+
+// Returns whether `v` is truthy in Jinja/Python: non-empty strings, arrays and objects,
+// non-zero numbers, true. Null (and a missing key) is falsy.
+bool JinjaTruthy(const nlohmann::ordered_json& v);
+
+// Returns member `key` of object `v`, or null when `v` is not an object or lacks it.
+const nlohmann::ordered_json& JinjaAttr(const nlohmann::ordered_json& v, std::string_view key);
+
+// Returns Python's str(v): strings as is, True/False/None, numbers as repr, containers as
+// json.dumps (close enough for templates that never print containers through str()).
+std::string JinjaStr(const nlohmann::ordered_json& v);
+
+// Returns the number of code points in UTF-8 `text` (Python's len()).
+size_t CodePointCount(std::string_view text);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_RUNTIME_CHAT_JINJA_VALUES_H_
