@@ -48,7 +48,8 @@ BpeTokenizer::BpeTokenizer(BpeVocab vocab, TokenizerConfig config, PreTokenizerK
   const size_t n = vocab_.tokens.size();
   bytes_.resize(n);
   ids_.reserve(n);
-  normal_by_bytes_.reserve(n);
+  absl::flat_hash_map<std::string_view, int32_t> normal_by_bytes;
+  normal_by_bytes.reserve(n);
   for (int32_t& id : byte_ids_) id = -1;
   for (size_t id = 0; id < n; ++id) {
     const std::string& text = vocab_.tokens[id];
@@ -58,15 +59,33 @@ BpeTokenizer::BpeTokenizer(BpeVocab vocab, TokenizerConfig config, PreTokenizerK
       continue;
     }
     if (!UnicodeToBytes(text, &bytes_[id])) bytes_[id] = text;
-    normal_by_bytes_.try_emplace(bytes_[id], static_cast<int32_t>(id));
+    normal_by_bytes.try_emplace(bytes_[id], static_cast<int32_t>(id));
   }
   for (int b = 0; b < 256; ++b) {
     const char byte = static_cast<char>(b);
-    auto it = normal_by_bytes_.find(std::string_view(&byte, 1));
-    if (it != normal_by_bytes_.end()) byte_ids_[b] = it->second;
+    auto it = normal_by_bytes.find(std::string_view(&byte, 1));
+    if (it != normal_by_bytes.end()) byte_ids_[b] = it->second;
   }
   merges_ = std::make_unique<BpeMerges>(vocab_.merges, ids_);
   specials_ = std::make_unique<SpecialTokenSplitter>(vocab_.tokens, vocab_.token_types);
+  FindWholeWords(normal_by_bytes);
+}
+
+void BpeTokenizer::FindWholeWords(
+    const absl::flat_hash_map<std::string_view, int32_t>& normal_by_bytes) {
+  whole_words_.reserve(normal_by_bytes.size());
+  BpeScratch scratch;
+  std::vector<int32_t> symbols, merged;
+  for (const auto& [bytes, id] : normal_by_bytes) {
+    if (!ignore_merges_ && bytes.size() > 1) {
+      symbols.clear();
+      for (char c : bytes) symbols.push_back(byte_ids_[static_cast<uint8_t>(c)]);
+      merged.clear();
+      MergeWord(*merges_, symbols.data(), symbols.size(), &scratch, &merged);
+      if (merged.size() != 1 || merged[0] != id) continue;
+    }
+    whole_words_.emplace(bytes, id);
+  }
 }
 
 std::vector<int32_t> BpeTokenizer::Encode(std::string_view text, bool add_special,
@@ -100,12 +119,10 @@ void BpeTokenizer::EncodeText(std::string_view text, std::vector<int32_t>* out) 
       out->push_back(byte_ids_[static_cast<uint8_t>(word[0])]);
       continue;
     }
-    if (ignore_merges_) {
-      auto it = normal_by_bytes_.find(word);
-      if (it != normal_by_bytes_.end()) {
-        out->push_back(it->second);
-        continue;
-      }
+    auto it = whole_words_.find(word);
+    if (it != whole_words_.end()) {
+      out->push_back(it->second);
+      continue;
     }
     symbols.resize(word.size());
     for (size_t i = 0; i < word.size(); ++i) {

@@ -62,6 +62,10 @@ class BpeTokenizer {
   BpeTokenizer(BpeVocab vocab, TokenizerConfig config, PreTokenizerKind kind,
                PreTokenizer pre_tokenizer);
 
+  // Fills whole_words_: with ignore_merges every normal token, otherwise those whose
+  // bytes merge back into the token itself, so the shortcut never changes ids.
+  void FindWholeWords(const absl::flat_hash_map<std::string_view, int32_t>& normal_by_bytes);
+
   // Appends the ids of `text`, which holds no special tokens and is valid UTF-8.
   void EncodeText(std::string_view text, std::vector<int32_t>* out) const;
 
@@ -72,7 +76,8 @@ class BpeTokenizer {
   bool ignore_merges_;
   std::vector<std::string> bytes_;                      // decoded bytes of each token
   absl::flat_hash_map<std::string_view, int32_t> ids_;  // token text -> id
-  absl::flat_hash_map<std::string_view, int32_t> normal_by_bytes_;  // bytes -> normal id
+  // Words encoded as one token without merging: bytes -> normal token id.
+  absl::flat_hash_map<std::string_view, int32_t> whole_words_;
   int32_t byte_ids_[256];                               // the token of each single byte
   std::unique_ptr<BpeMerges> merges_;
   std::unique_ptr<SpecialTokenSplitter> specials_;
