@@ -1,0 +1,36 @@
+// The chat template family of an architecture: prompt renderer, output parser, stop tokens.
+#ifndef CPUBRRR_RUNTIME_ENGINE_CHAT_FORMAT_H_
+#define CPUBRRR_RUNTIME_ENGINE_CHAT_FORMAT_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/chat/chat_delta.h"
+#include "runtime/chat/chat_types.h"
+
+namespace cpubrrr {
+
+enum class ChatFormat {
+  kHarmony,  // gpt-oss
+  kChatMl,   // qwen3moe (Qwen3's ChatML with <think>)
+};
+
+// Returns the format of `architecture` ("gpt-oss", "qwen3moe"), or InvalidArgument.
+absl::StatusOr<ChatFormat> ChatFormatFor(std::string_view architecture);
+
+// Returns the prompt text of `request`, special tokens written as text.
+absl::StatusOr<std::string> RenderChatPrompt(ChatFormat format, const ChatRequest& request);
+
+// Returns a parser for the text generated after the prompt of `format`.
+std::unique_ptr<ChatOutputParser> NewChatOutputParser(ChatFormat format);
+
+// Returns the texts of the tokens that end an assistant turn: harmony <|return|> and
+// <|call|> (never <|end|>, which only ends a message); ChatML <|im_end|>, <|endoftext|>.
+std::vector<std::string> StopTokenTexts(ChatFormat format);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_RUNTIME_ENGINE_CHAT_FORMAT_H_

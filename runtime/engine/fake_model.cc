@@ -1,0 +1,85 @@
+// A deterministic fake model and session for engine and driver tests.
+#include "runtime/engine/fake_model.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/gguf/gguf_file.h"
+
+namespace cpubrrr {
+namespace {
+
+class FakeSession : public Session {
+ public:
+  explicit FakeSession(uint32_t context_length) : context_length_(context_length) {}
+  uint32_t position() const override { return history.size(); }
+  uint32_t context_length() const override { return context_length_; }
+  absl::Status Truncate(uint32_t position) override {
+    if (position > history.size()) return absl::OutOfRangeError("truncate past the end");
+    history.resize(position);
+    return absl::OkStatus();
+  }
+
+  std::vector<int32_t> history;
+
+ private:
+  uint32_t context_length_;
+};
+
+}  // namespace
+
+FakeModel::FakeModel(ModelInfo info, NextToken next) : info_(std::move(info)), next_(std::move(next)) {}
+
+absl::StatusOr<std::unique_ptr<Session>> FakeModel::NewSession(uint32_t context_length) {
+  if (context_length == 0) context_length = info_.n_ctx_train;
+  return std::make_unique<FakeSession>(context_length);
+}
+
+absl::Status FakeModel::Forward(Session& session, absl::Span<const int32_t> tokens,
+                                absl::Span<float> logits) {
+  FakeSession& s = static_cast<FakeSession&>(session);
+  if (s.history.size() + tokens.size() > s.context_length()) {
+    return absl::OutOfRangeError("tokens do not fit the context");
+  }
+  for (int32_t id : tokens) {
+    if (id < 0 || static_cast<uint32_t>(id) >= info_.n_vocab) {
+      return absl::OutOfRangeError(absl::StrCat("token id ", id, " out of range"));
+    }
+  }
+  s.history.insert(s.history.end(), tokens.begin(), tokens.end());
+  evaluated_ += tokens.size();
+  ++forward_calls_;
+  std::fill(logits.begin(), logits.end(), 0.0f);
+  logits[next_(s.history)] = 10.0f;
+  return absl::OkStatus();
+}
+
+FakeModel::NextToken HashNextToken(uint32_t n) {
+  return [n](absl::Span<const int32_t> history) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (int32_t id : history) h = (h ^ static_cast<uint32_t>(id)) * 1099511628211ull;
+    return static_cast<int32_t>(h % n);
+  };
+}
+
+ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t hash_range) {
+  return {architecture, [architecture, hash_range](const std::string& path,
+                                                   const ModelLoadOptions& options)
+                            -> absl::StatusOr<std::unique_ptr<Model>> {
+            absl::StatusOr<GgufFile> file = OpenGguf(path);
+            if (!file.ok()) return file.status();
+            absl::StatusOr<absl::Span<const std::string_view>> tokens =
+                file->GetStringArray("tokenizer.ggml.tokens");
+            if (!tokens.ok()) return tokens.status();
+            ModelInfo info{.architecture = architecture,
+                           .name = "fake",
+                           .n_vocab = static_cast<uint32_t>(tokens->size()),
+                           .n_ctx_train = 4096};
+            if (options.progress) options.progress(1.0);
+            return std::make_unique<FakeModel>(
+                info, HashNextToken(std::min<uint32_t>(hash_range, info.n_vocab)));
+          }};
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,52 @@
+// A stand-in Model for tests: logits are a deterministic function of the token history.
+#ifndef CPUBRRR_RUNTIME_ENGINE_FAKE_MODEL_H_
+#define CPUBRRR_RUNTIME_ENGINE_FAKE_MODEL_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "models/common/model.h"
+#include "runtime/engine/model_factory.h"
+
+namespace cpubrrr {
+
+// Forward puts logit 10 on the token `next(history)` picks and 0 elsewhere, so greedy
+// sampling follows `next` exactly. The default `next` hashes the history onto
+// [0, n_vocab_for_hash).
+class FakeModel : public Model {
+ public:
+  using NextToken = std::function<int32_t(absl::Span<const int32_t> history)>;
+
+  FakeModel(ModelInfo info, NextToken next);
+
+  const ModelInfo& info() const override { return info_; }
+  absl::StatusOr<std::unique_ptr<Session>> NewSession(uint32_t context_length) override;
+  absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
+                       absl::Span<float> logits) override;
+
+  // Returns how many tokens Forward has evaluated so far (all sessions).
+  uint64_t evaluated_tokens() const { return evaluated_; }
+  // Returns how many Forward calls there were.
+  uint64_t forward_calls() const { return forward_calls_; }
+
+ private:
+  ModelInfo info_;
+  NextToken next_;
+  uint64_t evaluated_ = 0;
+  uint64_t forward_calls_ = 0;
+};
+
+// Returns a NextToken that hashes the history onto ids [0, n).
+FakeModel::NextToken HashNextToken(uint32_t n);
+
+// Returns a factory for `architecture` whose models are FakeModels sized from the GGUF's
+// vocabulary, with HashNextToken over its first `hash_range` ids.
+ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t hash_range);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_RUNTIME_ENGINE_FAKE_MODEL_H_
