@@ -24,7 +24,7 @@ constexpr std::array kQuantizers = {
 std::span<const Q8KQuantizer> AllQ8KQuantizers() { return kQuantizers; }
 
 const Q8KQuantizer& BestQ8KQuantizer() {
-  static const Q8KQuantizer& best = [] -> const Q8KQuantizer& {
+  static const Q8KQuantizer& best = []() -> const Q8KQuantizer& {
     const CpuFeatures have = DetectCpuFeatures();
     for (const Q8KQuantizer& q : kQuantizers) {
       if (HasFeatures(have, q.required)) return q;
