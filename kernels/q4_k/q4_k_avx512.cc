@@ -73,16 +73,21 @@ inline __m512 Scales(const BlockQ4K* w, size_t row_stride, size_t b) {
   return _mm512_permutexvar_ps(order, _mm512_cvtph_ps(packed));
 }
 
-// Prefetches block b of the 8 rows at `next` (up to three cache lines each), so that the
-// next row tile streams in while this one computes; hardware prefetchers alone reached
-// about half of the read bandwidth here, with eight interleaved streams.
-inline void PrefetchBlock(const BlockQ4K* next, size_t row_stride, size_t b) {
+// Prefetches the part of the next 8-row tile (at `next`) that matches block b of this
+// one, so the next tile streams in while this one computes. A contiguous tile (row_stride
+// == n_blocks) is fetched front to back, 8 blocks per step: measured here, that read the
+// cold set about 1.5x faster than fetching block b of each of the 8 rows (8 interleaved
+// streams), which in turn was barely better than the hardware prefetchers alone.
+inline void PrefetchTilePart(const BlockQ4K* next, size_t row_stride, size_t n_blocks, size_t b) {
+  if (row_stride == n_blocks) {
+    const char* p = reinterpret_cast<const char*>(next + 8 * b);
+    for (size_t o = 0; o < 8 * sizeof(BlockQ4K); o += 64) _mm_prefetch(p + o, _MM_HINT_T0);
+    return;
+  }
 #pragma GCC unroll 8
   for (int r = 0; r < 8; ++r) {
     const char* p = reinterpret_cast<const char*>(next + r * row_stride + b);
-    _mm_prefetch(p, _MM_HINT_T1);
-    _mm_prefetch(p + 64, _MM_HINT_T1);
-    _mm_prefetch(p + 128, _MM_HINT_T1);
+    for (size_t o = 0; o < sizeof(BlockQ4K) + 64; o += 64) _mm_prefetch(p + o, _MM_HINT_T0);
   }
 }
 
@@ -94,7 +99,7 @@ void GemvRows(const BlockQ4K* w, size_t row_stride, const BlockQ8K* x, size_t n_
               float* y, const BlockQ4K* next) {
   __m256 acc = _mm256_setzero_ps();
   for (size_t b = 0; b < n_blocks; ++b) {
-    if (next != nullptr) PrefetchBlock(next, row_stride, b);
+    if (next != nullptr) PrefetchTilePart(next, row_stride, n_blocks, b);
     const __m128i pairs = PairSums(x[b]);
     __m512i sums[16];  // isum parts of rows 0..7, then msum parts of rows 0..7
 #pragma GCC unroll 8
