@@ -36,17 +36,15 @@ void DecodeBlock(const BlockQ6K& b, int16_t* HWY_RESTRICT w16) {
       const auto a = hn::PromoteTo(du16, hn::LoadU(du8, ql + l));
       const auto c = hn::PromoteTo(du16, hn::LoadU(du8, ql + 32 + l));
       const auto hb = hn::PromoteTo(du16, hn::LoadU(du8, qh + l));
-      const decltype(a) q[4] = {
-          hn::Or(hn::And(a, low4), hn::ShiftLeft<4>(hn::And(hb, low2))),
-          hn::Or(hn::And(c, low4), hn::ShiftLeft<4>(hn::And(hn::ShiftRight<2>(hb), low2))),
-          hn::Or(hn::ShiftRight<4>(a), hn::ShiftLeft<4>(hn::And(hn::ShiftRight<4>(hb), low2))),
-          hn::Or(hn::ShiftRight<4>(c), hn::ShiftLeft<4>(hn::ShiftRight<6>(hb))),
-      };
-      for (int k = 0; k < 4; ++k) {
-        const size_t i = 32 * k + l;  // element index within the half
+      // Stores scales * (q - 32) for the n elements starting at element i of the half.
+      const auto store = [&](decltype(a) q, size_t i) {
         const auto scale = hn::Set(d16, b.scales[(128 * h + i) / 16]);
-        hn::StoreU(hn::Mul(hn::Sub(hn::BitCast(d16, q[k]), bias), scale), d16, out + i);
-      }
+        hn::StoreU(hn::Mul(hn::Sub(hn::BitCast(d16, q), bias), scale), d16, out + i);
+      };
+      store(hn::Or(hn::And(a, low4), hn::ShiftLeft<4>(hn::And(hb, low2))), l);
+      store(hn::Or(hn::And(c, low4), hn::ShiftLeft<4>(hn::And(hn::ShiftRight<2>(hb), low2))), 32 + l);
+      store(hn::Or(hn::ShiftRight<4>(a), hn::ShiftLeft<4>(hn::And(hn::ShiftRight<4>(hb), low2))), 64 + l);
+      store(hn::Or(hn::ShiftRight<4>(c), hn::ShiftLeft<4>(hn::ShiftRight<6>(hb))), 96 + l);
     }
   }
 }

@@ -42,8 +42,8 @@ class Q6KVariantTest : public ::testing::TestWithParam<Q6KKernels> {
 // (8), with rows padded to a larger stride.
 TEST_P(Q6KVariantTest, GemvMatchesOracleOverShapes) {
   std::mt19937 rng(kSeed);
-  for (size_t n_blocks : {1, 2, 7, 8, 9, 16, 17}) {
-    for (size_t rows : {1, 2, 7, 8, 9, 15, 16, 17, 33}) {
+  for (size_t n_blocks : {1, 7, 8, 9, 17}) {
+    for (size_t rows : {1, 7, 8, 9, 17}) {
       for (size_t pad : {0, 3}) {
         const size_t row_stride = n_blocks + pad;
         const auto w = RandomWeights(rows * row_stride, rng);
@@ -55,21 +55,20 @@ TEST_P(Q6KVariantTest, GemvMatchesOracleOverShapes) {
   }
 }
 
-// Token counts 1..17 around the gemm token tile (16), with strided activations and y.
+// Token counts 1..17 around the gemm token tile (16) and block counts around the gemm
+// block chunk (8), with strided weights, activations and y. The gemm's row tile is one row.
 TEST_P(Q6KVariantTest, GemmMatchesOracleOverShapes) {
   std::mt19937 rng(kSeed);
-  for (size_t n_blocks : {1, 8, 9, 17}) {
-    for (size_t rows : {3, 13}) {
-      for (size_t n_tokens = 1; n_tokens <= 17; ++n_tokens) {
-        const size_t row_stride = n_blocks + 2, x_stride = n_blocks + 1, y_stride = rows + 3;
-        const auto w = RandomWeights(rows * row_stride, rng);
-        const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
-        EXPECT_EQ(testing::GemmDiff(GetParam().gemm, Q6KGemmRef, w, row_stride, rows, x, x_stride,
-                                    n_tokens, n_blocks, y_stride),
-                  "")
-            << "seed " << kSeed << ", n_blocks " << n_blocks << ", rows " << rows << ", tokens "
-            << n_tokens;
-      }
+  constexpr size_t kRows = 3;
+  for (size_t n_blocks : {1, 7, 8, 9, 17}) {
+    for (size_t n_tokens = 1; n_tokens <= 17; ++n_tokens) {
+      const size_t row_stride = n_blocks + 2, x_stride = n_blocks + 1, y_stride = kRows + 3;
+      const auto w = RandomWeights(kRows * row_stride, rng);
+      const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
+      EXPECT_EQ(testing::GemmDiff(GetParam().gemm, Q6KGemmRef, w, row_stride, kRows, x, x_stride,
+                                  n_tokens, n_blocks, y_stride),
+                "")
+          << "seed " << kSeed << ", n_blocks " << n_blocks << ", tokens " << n_tokens;
     }
   }
 }
