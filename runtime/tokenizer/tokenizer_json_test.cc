@@ -29,8 +29,9 @@ TEST(TokenizerJson, ReadsGptOssVocabularyAndPadsIt) {
 }
 
 TEST(TokenizerJson, ReadsQwen3Vocabulary) {
-  absl::StatusOr<BpeVocab> vocab = ReadTokenizerJson(RefPath("tokenizer-qwen3"), 151936);
+  absl::StatusOr<BpeVocab> vocab = ReadTokenizerJson(RefPath("tokenizer-qwen3"), 0);
   ASSERT_TRUE(vocab.ok()) << vocab.status();
+  EXPECT_EQ(vocab->tokens.size(), 151669u);
   EXPECT_EQ(*FindToken(*vocab, "<|im_end|>"), 151645);
   EXPECT_EQ(*FindToken(*vocab, "</think>"), 151668);
   // <think> is an added token that is not special: user-defined, not control.
@@ -38,8 +39,11 @@ TEST(TokenizerJson, ReadsQwen3Vocabulary) {
 }
 
 TEST(TokenizerJson, RejectsVocabularyLargerThanRows) {
-  absl::StatusOr<BpeVocab> vocab = ReadTokenizerJson(RefPath("tokenizer-qwen3"), 1000);
-  EXPECT_FALSE(vocab.ok());
+  const std::string path = testing::TempDir() + "/three_tokens.json";
+  std::ofstream(path) << R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "c": 2}, "merges": []}})";
+  EXPECT_FALSE(ReadTokenizerJson(path, 2).ok());
+  EXPECT_EQ(ReadTokenizerJson(path, 3)->tokens.size(), 3u);
+  EXPECT_EQ(ReadTokenizerJson(path, 5)->tokens[4], "[PAD4]");
 }
 
 TEST(TokenizerJson, RejectsBrokenFiles) {

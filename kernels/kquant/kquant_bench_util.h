@@ -1,0 +1,173 @@
+// Google Benchmark harness shared by the Q4_K and Q6_K benchmarks: shapes, hot/cold, counters.
+#ifndef CPUBRRR_KERNELS_KQUANT_KQUANT_BENCH_UTIL_H_
+#define CPUBRRR_KERNELS_KQUANT_KQUANT_BENCH_UTIL_H_
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/common/cpu_features.h"
+#include "kernels/common/read_bandwidth.h"
+#include "kernels/kquant/vnni_peak.h"
+#include "quant/q8_k.h"
+
+namespace cpubrrr::bench {
+
+// One weight matrix shape from the target models: rows x (n_blocks * 256) columns.
+struct Shape {
+  const char* name;
+  size_t rows;
+  size_t n_blocks;
+};
+
+// Yardsticks measured once per run. The benchmarks report rates per thread CPU time,
+// which on a shared, oversubscribed machine leaves out time spent descheduled; the
+// bandwidth they are compared with (read_gbs) is measured the same way. read_wall_gbs is
+// MeasureReadBandwidthGBs (wall clock), for reference.
+struct Yardsticks {
+  double read_gbs = 0;
+  double read_wall_gbs = 0;
+  double vnni_gmacs = 0;  // 0 when the CPU has no AVX-512 VNNI
+};
+
+// Returns the thread CPU time in seconds.
+inline double ThreadSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+// Returns the best of `repeats` single-thread StreamRead passes over `bytes`, in GB/s of
+// thread CPU time.
+inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
+  const size_t n = bytes / sizeof(uint64_t);
+  // StreamRead needs 64-byte alignment and a multiple of 64 words.
+  std::unique_ptr<uint64_t[], decltype(&std::free)> buf(
+      static_cast<uint64_t*>(std::aligned_alloc(64, n * sizeof(uint64_t))), &std::free);
+  for (size_t i = 0; i < n; ++i) buf[i] = i;  // touch every page
+  double best = 0;
+  uint64_t sink = 0;
+  for (int r = 0; r < repeats; ++r) {
+    const double start = ThreadSeconds();
+    sink += StreamRead(buf.get(), n);
+    best = std::max(best, n * sizeof(uint64_t) / (ThreadSeconds() - start) / 1e9);
+  }
+  benchmark::DoNotOptimize(sink);
+  return best;
+}
+
+// Hot matrices are cut to at most this many bytes of weights so that they stay in a
+// 1 MB L2 cache next to the activations.
+constexpr size_t kHotBytes = 512 << 10;
+// Cold runs cycle through copies totalling more than this, several times any L3 here.
+constexpr size_t kColdBytes = size_t{256} << 20;
+
+// Returns the yardsticks, printing them and adding them to the benchmark context.
+inline Yardsticks MeasureYardsticks() {
+  Yardsticks y;
+  y.read_gbs = MeasureReadBandwidthCpuGBs(size_t{1} << 30, 5);
+  y.read_wall_gbs = MeasureReadBandwidthGBs(size_t{1} << 30, 5);
+#if defined(__x86_64__)
+  if (HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) y.vnni_gmacs = MeasureVnniPeakGmacs(30);
+#endif
+  benchmark::AddCustomContext("read_bw_1thread_cpu_time_GBs", std::to_string(y.read_gbs));
+  benchmark::AddCustomContext("read_bw_1thread_wall_GBs", std::to_string(y.read_wall_gbs));
+  benchmark::AddCustomContext("vnni_peak_1thread_GMACs", std::to_string(y.vnni_gmacs));
+  std::printf("single-thread read bandwidth %.2f GB/s per CPU second (%.2f GB/s wall), "
+              "VNNI peak %.1f GMAC/s per CPU second\n",
+              y.read_gbs, y.read_wall_gbs, y.vnni_gmacs);
+  return y;
+}
+
+// Returns `copies` distinct copies of one random rows x n_blocks matrix, each block passed
+// through `fix` (to keep fp16 scales finite). The last result is cached, so benchmarks of
+// one shape (registered together) share it and only one cold set is alive at a time.
+template <typename Block>
+const std::vector<std::unique_ptr<Block[]>>& Matrices(size_t rows, size_t n_blocks, size_t copies,
+                                                      void (*fix)(Block&, std::mt19937&)) {
+  static size_t cached_rows = 0, cached_blocks = 0, cached_copies = 0;
+  static std::vector<std::unique_ptr<Block[]>> w;
+  if (rows == cached_rows && n_blocks == cached_blocks && copies == cached_copies) return w;
+  w.clear();
+  const size_t count = rows * n_blocks;
+  std::mt19937 rng(1);
+  std::unique_ptr<Block[]> first(new Block[count]);
+  auto* bytes = reinterpret_cast<uint8_t*>(first.get());
+  for (size_t i = 0; i < count * sizeof(Block); ++i) bytes[i] = static_cast<uint8_t>(rng());
+  for (size_t i = 0; i < count; ++i) fix(first[i], rng);
+  for (size_t c = 1; c < copies; ++c) {
+    w.emplace_back(new Block[count]);
+    std::memcpy(w.back().get(), first.get(), count * sizeof(Block));
+  }
+  w.push_back(std::move(first));
+  cached_rows = rows, cached_blocks = n_blocks, cached_copies = copies;
+  return w;
+}
+
+// Registers gemv and 16-token gemm benchmarks of one kernel table on one shape, hot (cut
+// to kHotBytes) or cold (cycling through > kColdBytes). `Kernels` has name, required,
+// gemv and gemm; `Block` is its weight block type.
+template <typename Block, typename Kernels>
+void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, bool cold,
+                   void (*fix)(Block&, std::mt19937&)) {
+  if (!HasFeatures(DetectCpuFeatures(), k.required)) return;
+  const size_t row_bytes = shape.n_blocks * sizeof(Block);
+  const size_t rows = cold ? shape.rows : std::min(shape.rows, kHotBytes / row_bytes);
+  const size_t matrix_bytes = rows * row_bytes;
+  const size_t copies = cold ? kColdBytes / matrix_bytes + 1 : 1;
+  for (size_t tokens : {size_t{1}, size_t{16}}) {
+    const std::string name = std::string(k.name) + "/" + shape.name + "/" + std::to_string(rows) +
+                             "x" + std::to_string(shape.n_blocks * 256) + "/" +
+                             (tokens == 1 ? "gemv" : "gemm16") + "/" + (cold ? "cold" : "hot");
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+      const auto& w = Matrices<Block>(rows, shape.n_blocks, copies, fix);
+      std::mt19937 rng(2);
+      std::normal_distribution<float> normal;
+      std::vector<float> f(tokens * shape.n_blocks * 256);
+      for (float& v : f) v = normal(rng);
+      std::vector<BlockQ8K> x(tokens * shape.n_blocks);
+      QuantizeRowQ8K(f.data(), x.data(), static_cast<int64_t>(f.size()));
+      std::vector<float> y(tokens * rows);
+      size_t c = 0;
+      for (auto _ : state) {
+        const Block* wc = w[c].get();
+        c = c + 1 == copies ? 0 : c + 1;
+        if (tokens == 1) {
+          k.gemv(wc, shape.n_blocks, rows, x.data(), shape.n_blocks, y.data());
+        } else {
+          k.gemm(wc, shape.n_blocks, rows, x.data(), shape.n_blocks, tokens, shape.n_blocks,
+                 y.data(), rows);
+        }
+        benchmark::DoNotOptimize(y.data());
+        benchmark::ClobberMemory();
+      }
+      const double bytes_per_iter =
+          static_cast<double>(matrix_bytes + tokens * shape.n_blocks * sizeof(BlockQ8K));
+      const double macs_per_iter = static_cast<double>(tokens * rows * shape.n_blocks * 256);
+      using benchmark::Counter;
+      state.counters["GB/s"] = Counter(bytes_per_iter / 1e9, Counter::kIsIterationInvariantRate);
+      state.counters["GMAC/s"] = Counter(macs_per_iter / 1e9, Counter::kIsIterationInvariantRate);
+      if (cold && tokens == 1) {
+        state.counters["pct_of_bw"] =
+            Counter(100 * bytes_per_iter / 1e9 / ys.read_gbs, Counter::kIsIterationInvariantRate);
+      }
+      if (tokens > 1 && ys.vnni_gmacs > 0) {
+        state.counters["pct_of_vnni"] =
+            Counter(100 * macs_per_iter / 1e9 / ys.vnni_gmacs, Counter::kIsIterationInvariantRate);
+      }
+    })->Unit(benchmark::kMicrosecond);
+  }
+}
+
+}  // namespace cpubrrr::bench
+
+#endif  // CPUBRRR_KERNELS_KQUANT_KQUANT_BENCH_UTIL_H_

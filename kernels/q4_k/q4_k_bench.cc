@@ -1,0 +1,48 @@
+// Google Benchmark of every Q4_K variant on qwen3moe shapes: gemv and 16-token gemm, hot and cold.
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "kernels/kquant/kquant_bench_util.h"
+#include "kernels/q4_k/q4_k.h"
+#include "quant/fp16.h"
+#include "quant/q4_k.h"
+
+namespace cpubrrr {
+namespace {
+
+// Keeps d and dmin in 2^-14 .. 2^-4 (random bytes could be infinities or NaNs).
+void FixScales(BlockQ4K& b, std::mt19937& rng) {
+  std::uniform_real_distribution<float> scale(1.0f / 16384, 1.0f / 16);
+  b.d = Fp32ToFp16(scale(rng));
+  b.dmin = Fp32ToFp16(scale(rng));
+}
+
+// qwen3moe (Qwen3-30B-A3B): expert gate and up fused (2 x 768 rows), expert down, and
+// the attention projection size of 4096 x 2048.
+constexpr bench::Shape kShapes[] = {
+    {"expert_gate_up", 1536, 2048 / 256},
+    {"expert_down", 2048, 768 / 256},
+    {"attention", 4096, 2048 / 256},
+};
+
+}  // namespace
+}  // namespace cpubrrr
+
+int main(int argc, char** argv) {
+  using namespace cpubrrr;
+  benchmark::Initialize(&argc, argv);
+  const bench::Yardsticks ys = bench::MeasureYardsticks();
+  for (const bench::Shape& shape : kShapes) {
+    for (bool cold : {false, true}) {
+      for (const Q4KKernels& k : AllQ4KVariants()) {
+        // The scalar oracle only runs hot: cold, it would measure the ALU, not memory.
+        if (cold && std::string(k.name) == "ref") continue;
+        bench::RegisterShape<BlockQ4K>(k, shape, ys, cold, FixScales);
+      }
+    }
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

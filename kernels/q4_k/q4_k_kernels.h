@@ -1,0 +1,36 @@
+// POD table of one Q4_K x Q8_K matrix-vector / matrix-matrix kernel variant.
+#ifndef CPUBRRR_KERNELS_Q4_K_Q4_K_KERNELS_H_
+#define CPUBRRR_KERNELS_Q4_K_Q4_K_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "quant/q4_k.h"
+#include "quant/q8_k.h"
+
+namespace cpubrrr {
+
+// y[r] = dot(row r, x) for r < rows. Row r is the n_blocks blocks at w + r * row_stride;
+// x holds n_blocks Q8_K blocks. Per block: isum = sum_j sc_j * dot(q_j, x_j) and
+// msum = sum_j m_j * (bsums of x_j), both int32, then one float step
+// sum += x.d * (d * isum - dmin * msum), blocks in order from sum = 0.
+// Preconditions (gemv and gemm): n_blocks >= 1; rows >= 1 and n_tokens >= 1 where given.
+using Q4KGemvFn = void (*)(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                           size_t n_blocks, float* y);
+
+// y[t * y_stride + r] = dot(row r, x + t * x_stride) for t < n_tokens, r < rows, each
+// computed exactly as Q4KGemvFn computes it; x_stride is in blocks, y_stride in floats.
+using Q4KGemmFn = void (*)(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                           size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                           size_t y_stride);
+
+struct Q4KKernels {
+  const char* name;   // "avx512_vnni", "neon_dot", "hwy", "ref"
+  uint32_t required;  // CpuFeature bits (kernels/common/cpu_features.h) the variant needs
+  Q4KGemvFn gemv;
+  Q4KGemmFn gemm;
+};
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_KERNELS_Q4_K_Q4_K_KERNELS_H_

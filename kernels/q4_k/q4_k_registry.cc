@@ -1,0 +1,42 @@
+// The Q4_K kernel variants in priority order and the CPU-feature based choice.
+#include <array>
+
+#include "kernels/common/cpu_features.h"
+#include "kernels/q4_k/q4_k.h"
+#include "kernels/q4_k/q4_k_hwy.h"
+#include "kernels/q4_k/q4_k_ref.h"
+#if defined(__x86_64__)
+#include "kernels/q4_k/q4_k_avx512.h"
+#elif defined(__aarch64__)
+#include "kernels/q4_k/q4_k_neon.h"
+#endif
+
+namespace cpubrrr {
+namespace {
+
+constexpr std::array kVariants = {
+#if defined(__x86_64__)
+    Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512},
+#elif defined(__aarch64__)
+    Q4KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q4KGemvNeon, Q4KGemmNeon},
+#endif
+    Q4KKernels{"hwy", kCpuNone, Q4KGemvHwy, Q4KGemmHwy},
+    Q4KKernels{"ref", kCpuNone, Q4KGemvRef, Q4KGemmRef},
+};
+
+}  // namespace
+
+std::span<const Q4KKernels> AllQ4KVariants() { return kVariants; }
+
+const Q4KKernels& BestQ4KKernels() {
+  static const Q4KKernels& best = []() -> const Q4KKernels& {
+    const CpuFeatures have = DetectCpuFeatures();
+    for (const Q4KKernels& k : kVariants) {
+      if (HasFeatures(have, k.required)) return k;
+    }
+    return kVariants.back();
+  }();
+  return best;
+}
+
+}  // namespace cpubrrr

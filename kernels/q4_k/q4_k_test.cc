@@ -1,0 +1,134 @@
+// Every Q4_K kernel variant against the scalar oracle, bit for bit, over shape and value edges.
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/common/cpu_features.h"
+#include "kernels/kquant/kquant_test_util.h"
+#include "kernels/q4_k/q4_k.h"
+#include "kernels/q4_k/q4_k_ref.h"
+#include "quant/fp16.h"
+#include "quant/q4_k.h"
+#include "quant/q8_k.h"
+#include "quant/test_util.h"
+
+namespace cpubrrr {
+namespace {
+
+using testing::kSeed;
+
+// Returns random blocks (every nibble, scale and min pattern) whose d and dmin lie in
+// 2^-14 .. 2^-4, the range real files use, so no float step overflows.
+std::vector<BlockQ4K> RandomWeights(size_t count, std::mt19937& rng) {
+  return testing::RandomBlocks<BlockQ4K>(count, rng, [&](BlockQ4K& b) {
+    std::uniform_real_distribution<float> scale(1.0f / 16384, 1.0f / 16);
+    b.d = Fp32ToFp16(scale(rng));
+    b.dmin = Fp32ToFp16(scale(rng));
+  });
+}
+
+class Q4KVariantTest : public ::testing::TestWithParam<Q4KKernels> {
+ protected:
+  void SetUp() override {
+    if (!HasFeatures(DetectCpuFeatures(), GetParam().required)) {
+      GTEST_SKIP() << GetParam().name << " needs CPU features "
+                   << CpuFeatureNames(GetParam().required) << ", this CPU lacks some";
+    }
+  }
+};
+
+// Row counts around the gemv row tile (8) and block counts around the gemm block chunk
+// (8), with rows padded to a larger stride.
+TEST_P(Q4KVariantTest, GemvMatchesOracleOverShapes) {
+  std::mt19937 rng(kSeed);
+  for (size_t n_blocks : {1, 7, 8, 9, 17}) {
+    for (size_t rows : {1, 7, 8, 9, 17}) {
+      for (size_t pad : {0, 3}) {
+        const size_t row_stride = n_blocks + pad;
+        const auto w = RandomWeights(rows * row_stride, rng);
+        const auto x = testing::RandomActivations(1, n_blocks, n_blocks, rng);
+        EXPECT_EQ(testing::GemvDiff(GetParam().gemv, Q4KGemvRef, w, row_stride, rows, x, n_blocks), "")
+            << "seed " << kSeed << ", n_blocks " << n_blocks << ", rows " << rows << ", stride " << row_stride;
+      }
+    }
+  }
+}
+
+// Token counts 1..17 around the gemm token tile (16) and block counts around the gemm
+// block chunk (8), with strided weights, activations and y. The gemm's row tile is one row.
+TEST_P(Q4KVariantTest, GemmMatchesOracleOverShapes) {
+  std::mt19937 rng(kSeed);
+  constexpr size_t kRows = 3;
+  for (size_t n_blocks : {1, 7, 8, 9, 17}) {
+    for (size_t n_tokens = 1; n_tokens <= 17; ++n_tokens) {
+      const size_t row_stride = n_blocks + 2, x_stride = n_blocks + 1, y_stride = kRows + 3;
+      const auto w = RandomWeights(kRows * row_stride, rng);
+      const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
+      EXPECT_EQ(testing::GemmDiff(GetParam().gemm, Q4KGemmRef, w, row_stride, kRows, x, x_stride,
+                                  n_tokens, n_blocks, y_stride),
+                "")
+          << "seed " << kSeed << ", n_blocks " << n_blocks << ", tokens " << n_tokens;
+    }
+  }
+}
+
+// All-zero weight blocks and all-zero activation blocks mixed with random ones.
+TEST_P(Q4KVariantTest, HandlesZeroBlocks) {
+  std::mt19937 rng(kSeed);
+  constexpr size_t kRows = 11, kBlocks = 9, kTokens = 5;
+  auto w = RandomWeights(kRows * kBlocks, rng);
+  for (size_t i = 0; i < w.size(); i += 4) w[i] = BlockQ4K{};
+  auto x = testing::RandomActivations(kTokens, kBlocks, kBlocks, rng);
+  for (size_t i = 1; i < x.size(); i += 3) x[i] = BlockQ8K{};
+  EXPECT_EQ(testing::GemvDiff(GetParam().gemv, Q4KGemvRef, w, kBlocks, kRows, x, kBlocks), "");
+  EXPECT_EQ(testing::GemmDiff(GetParam().gemm, Q4KGemmRef, w, kBlocks, kRows, x, kBlocks, kTokens,
+                              kBlocks, kRows),
+            "");
+}
+
+// Largest integer sums: every scale and min 63, every nibble 15, activations all +127 or
+// all -128 (beyond what the quantizer makes). Per block isum = 8*63*32*15*127 and msum =
+// 8*63*32*127 fit int32 with room; the float result is checked against exact arithmetic.
+TEST_P(Q4KVariantTest, ExtremeValuesDoNotOverflow) {
+  constexpr size_t kRows = 9, kBlocks = 3, kTokens = 2;
+  BlockQ4K full{};
+  full.d = 0x3C00;     // 1.0
+  full.dmin = 0x3800;  // 0.5
+  std::memset(full.scales, 0xFF, sizeof(full.scales));
+  std::memset(full.qs, 0xFF, sizeof(full.qs));
+  const std::vector<BlockQ4K> w(kRows * kBlocks, full);
+  std::vector<BlockQ8K> x(kTokens * kBlocks);
+  for (size_t t = 0; t < kTokens; ++t) {
+    const int8_t q = t == 0 ? 127 : -128;
+    for (size_t b = 0; b < kBlocks; ++b) {
+      BlockQ8K& xb = x[t * kBlocks + b];
+      xb.d = 1.0f;
+      std::memset(xb.qs, static_cast<uint8_t>(q), sizeof(xb.qs));
+      for (int16_t& s : xb.bsums) s = static_cast<int16_t>(16 * q);
+    }
+  }
+  std::vector<float> y(kTokens * kRows);
+  GetParam().gemm(w.data(), kBlocks, kRows, x.data(), kBlocks, kTokens, kBlocks, y.data(), kRows);
+  for (size_t t = 0; t < kTokens; ++t) {
+    const double q = t == 0 ? 127 : -128;
+    const double per_block = 8 * 63 * 32 * (15 * q) - 0.5 * 8 * 63 * 32 * q;
+    for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(y[t * kRows + r], kBlocks * per_block) << t << " " << r;
+  }
+  std::vector<float> yv(kRows);
+  GetParam().gemv(w.data(), kBlocks, kRows, x.data(), kBlocks, yv.data());
+  for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(yv[r], y[r]) << r;
+}
+
+TEST(Q4KRegistry, ListsRefLastAndPicksAnAvailableVariant) {
+  ASSERT_FALSE(AllQ4KVariants().empty());
+  EXPECT_STREQ(AllQ4KVariants().back().name, "ref");
+  EXPECT_TRUE(HasFeatures(DetectCpuFeatures(), BestQ4KKernels().required));
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, Q4KVariantTest, ::testing::ValuesIn(AllQ4KVariants()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace cpubrrr

@@ -1,0 +1,42 @@
+// The Q6_K kernel variants in priority order and the CPU-feature based choice.
+#include <array>
+
+#include "kernels/common/cpu_features.h"
+#include "kernels/q6_k/q6_k.h"
+#include "kernels/q6_k/q6_k_hwy.h"
+#include "kernels/q6_k/q6_k_ref.h"
+#if defined(__x86_64__)
+#include "kernels/q6_k/q6_k_avx512.h"
+#elif defined(__aarch64__)
+#include "kernels/q6_k/q6_k_neon.h"
+#endif
+
+namespace cpubrrr {
+namespace {
+
+constexpr std::array kVariants = {
+#if defined(__x86_64__)
+    Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512},
+#elif defined(__aarch64__)
+    Q6KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q6KGemvNeon, Q6KGemmNeon},
+#endif
+    Q6KKernels{"hwy", kCpuNone, Q6KGemvHwy, Q6KGemmHwy},
+    Q6KKernels{"ref", kCpuNone, Q6KGemvRef, Q6KGemmRef},
+};
+
+}  // namespace
+
+std::span<const Q6KKernels> AllQ6KVariants() { return kVariants; }
+
+const Q6KKernels& BestQ6KKernels() {
+  static const Q6KKernels& best = []() -> const Q6KKernels& {
+    const CpuFeatures have = DetectCpuFeatures();
+    for (const Q6KKernels& k : kVariants) {
+      if (HasFeatures(have, k.required)) return k;
+    }
+    return kVariants.back();
+  }();
+  return best;
+}
+
+}  // namespace cpubrrr
