@@ -1,8 +1,6 @@
 // Model file -> architecture -> factory -> Model + tokenizer -> Engine.
 #include "runtime/engine/engine_loader.h"
 
-#include <sys/stat.h>
-
 #include <utility>
 #include <vector>
 
@@ -34,10 +32,6 @@ absl::StatusOr<const ArchitectureFactory*> FindFactory(
 absl::StatusOr<std::unique_ptr<Engine>> LoadEngine(const std::string& path,
                                                    absl::Span<const ArchitectureFactory> factories,
                                                    const LoadEngineOptions& options) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    return absl::NotFoundError(absl::StrCat(path, ": no such file"));
-  }
   absl::StatusOr<GgufFile> file = OpenGguf(path);
   if (!file.ok()) return file.status();
   absl::StatusOr<std::string> architecture = GgufArchitecture(*file);

@@ -17,8 +17,8 @@ struct LoadEngineOptions {
   ModelLoadOptions model;
 };
 
-// Loads the model at `path` with the factory of its architecture. Fails with NotFound for
-// a missing file, InvalidArgument for an architecture cpubrrr does not know, and
+// Loads the model at `path` with the factory of its architecture. Fails as OpenGguf does for
+// a missing or malformed file, with InvalidArgument for an architecture cpubrrr does not know, and
 // Unimplemented for one known but not among `factories` (not linked into this binary).
 absl::StatusOr<std::unique_ptr<Engine>> LoadEngine(const std::string& path,
                                                    absl::Span<const ArchitectureFactory> factories,

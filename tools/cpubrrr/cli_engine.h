@@ -1,0 +1,27 @@
+// Loads the engine for a subcommand: resolves -m, shows load progress, names the model.
+#ifndef CPUBRRR_TOOLS_CPUBRRR_CLI_ENGINE_H_
+#define CPUBRRR_TOOLS_CPUBRRR_CLI_ENGINE_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "runtime/engine/engine.h"
+#include "runtime/engine/model_factory.h"
+#include "tools/cpubrrr/cli_options.h"
+
+namespace cpubrrr {
+
+// Returns the engine for `options` (-m, -t, -c), telling on stderr what is loading and,
+// for the default model, that its weights are random.
+absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(const CliOptions& options,
+                                                      absl::Span<const ArchitectureFactory> factories);
+
+// Returns the prompt of -p, the positional words, or the contents of -f; NotFound when
+// the file cannot be read, InvalidArgument when none is given.
+absl::StatusOr<std::string> ReadPrompt(const CliOptions& options);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_TOOLS_CPUBRRR_CLI_ENGINE_H_

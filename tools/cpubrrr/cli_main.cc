@@ -1,0 +1,52 @@
+// Parses the command line and dispatches to the subcommand.
+#include "tools/cpubrrr/cli_main.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_replace.h"
+#include "tools/cpubrrr/cli_options.h"
+#include "tools/cpubrrr/generate_commands.h"
+#include "tools/cpubrrr/inspect_commands.h"
+
+namespace cpubrrr {
+namespace {
+
+absl::Status Dispatch(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+  switch (options.command) {
+    case Command::kHelp:
+      break;
+    case Command::kRun:
+      return RunCommand(options, factories);
+    case Command::kChat:
+      return ChatCommand(options, factories);
+    case Command::kLogits:
+      return LogitsCommand(options, factories);
+    case Command::kTokenize:
+      return TokenizeCommand(options);
+    case Command::kModels:
+      return ModelsCommand(options);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int CliMain(int argc, char** argv, absl::Span<const ArchitectureFactory> factories) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  absl::StatusOr<CliOptions> options = ParseCommandLine(args);
+  absl::Status status = options.status();
+  if (status.ok() && (options->help || options->command == Command::kHelp)) {
+    std::fputs(UsageText(options->command).c_str(), stdout);
+    return 0;
+  }
+  if (status.ok()) status = Dispatch(*options, factories);
+  if (status.ok()) return 0;
+  std::fflush(stdout);
+  const std::string message = absl::StrReplaceAll(status.message(), {{"\n", " "}});
+  std::fprintf(stderr, "cpubrrr: %s\n", message.c_str());
+  return 1;
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,234 @@
+// Table-driven parsing of cpubrrr's subcommands and flags.
+#include "tools/cpubrrr/cli_options.h"
+
+#include <cstring>
+#include <functional>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace cpubrrr {
+namespace {
+
+constexpr unsigned Bit(Command c) { return 1u << static_cast<unsigned>(c); }
+constexpr unsigned kGenerate = Bit(Command::kRun) | Bit(Command::kChat);
+constexpr unsigned kModel = kGenerate | Bit(Command::kLogits) | Bit(Command::kTokenize);
+constexpr unsigned kPrompt = Bit(Command::kRun) | Bit(Command::kLogits) | Bit(Command::kTokenize);
+
+struct Subcommand {
+  const char* name;
+  Command command;
+  const char* summary;
+  const char* positional;  // what positional words mean, or nullptr when none are taken
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"run", Command::kRun, "answer one prompt, streaming the answer to stdout", "PROMPT..."},
+    {"chat", Command::kChat, "interactive multi-turn chat on stdin (/exit, /reset)", nullptr},
+    {"logits", Command::kLogits, "print the next-token logits after a raw prompt", "PROMPT..."},
+    {"tokenize", Command::kTokenize, "print the token ids and pieces of a text", "TEXT..."},
+    {"models", Command::kModels, "list the models in Ollama's store ($OLLAMA_MODELS)", nullptr},
+};
+
+using Setter = std::function<absl::Status(const std::string& value, CliOptions& o)>;
+
+struct Flag {
+  std::vector<std::string> names;
+  unsigned commands;
+  const char* value_name;  // nullptr: a switch without a value
+  const char* help;
+  Setter set;
+};
+
+absl::Status BadValue(const char* flag, const std::string& value, const char* expected) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("invalid value '", value, "' for ", flag, " (expected ", expected, ")"));
+}
+
+// Returns a setter that parses an integer into the field `field` selects.
+template <typename T, typename Field>
+Setter Int(const char* flag, Field field, int64_t min) {
+  return [flag, field, min](const std::string& value, CliOptions& o) {
+    int64_t v;
+    if (!absl::SimpleAtoi(value, &v) || v < min) {
+      return BadValue(flag, value, min == 0 ? "an integer >= 0" : "an integer");
+    }
+    field(o) = static_cast<T>(v);
+    return absl::OkStatus();
+  };
+}
+
+template <typename Field>
+Setter Float(const char* flag, Field field) {
+  return [flag, field](const std::string& value, CliOptions& o) {
+    float v;
+    if (!absl::SimpleAtof(value, &v)) return BadValue(flag, value, "a number");
+    field(o) = v;
+    return absl::OkStatus();
+  };
+}
+
+const std::vector<Flag>& Flags() {
+  static const std::vector<Flag> flags = {
+      {{"-m", "--model"}, kModel, "MODEL", "GGUF file or Ollama name (gpt-oss:20b); default: a tiny random model",
+       [](const std::string& v, CliOptions& o) { o.model = v; return absl::OkStatus(); }},
+      {{"-t", "--threads"}, kModel, "N", "threads (default: the model's choice)",
+       Int<int>("--threads", [](CliOptions& o) -> int& { return o.threads; }, 0)},
+      {{"-c", "--ctx-size"}, kGenerate | Bit(Command::kLogits), "N", "context length (default 4096; 0: the model's)",
+       Int<uint32_t>("--ctx-size", [](CliOptions& o) -> uint32_t& { return o.context_length; }, 0)},
+      {{"-p", "--prompt"}, kPrompt, "TEXT", "prompt text",
+       [](const std::string& v, CliOptions& o) { o.prompt = std::string(v); return absl::OkStatus(); }},
+      {{"-f", "--file"}, kPrompt, "FILE", "read the prompt from FILE",
+       [](const std::string& v, CliOptions& o) { o.prompt_file = v; return absl::OkStatus(); }},
+      {{"-n", "--n-predict"}, kGenerate, "N", "tokens to generate per answer (default 512; -1: no limit)",
+       Int<int32_t>("--n-predict", [](CliOptions& o) -> int32_t& { return o.n_predict; }, -1)},
+      {{"-s", "--seed"}, kGenerate, "N", "sampling seed (default -1: random)",
+       Int<int64_t>("--seed", [](CliOptions& o) -> int64_t& { return o.seed; }, -1)},
+      {{"--temp"}, kGenerate, "T", "temperature (default 0.8; 0: greedy)",
+       Float("--temp", [](CliOptions& o) -> float& { return o.sampling.temperature; })},
+      {{"--top-k"}, kGenerate, "N", "top-k (default 40; 0: off)",
+       Int<int32_t>("--top-k", [](CliOptions& o) -> int32_t& { return o.sampling.top_k; }, 0)},
+      {{"--top-p"}, kGenerate, "P", "top-p (default 0.95; 1: off)",
+       Float("--top-p", [](CliOptions& o) -> float& { return o.sampling.top_p; })},
+      {{"--min-p"}, kGenerate, "P", "min-p (default 0.05; 0: off)",
+       Float("--min-p", [](CliOptions& o) -> float& { return o.sampling.min_p; })},
+      {{"--repeat-penalty"}, kGenerate, "X", "repeat penalty (default 1.0: off)",
+       Float("--repeat-penalty", [](CliOptions& o) -> float& { return o.sampling.repeat_penalty; })},
+      {{"--repeat-last-n"}, kGenerate, "N", "tokens the repeat penalty looks back on (default 64)",
+       Int<int32_t>("--repeat-last-n", [](CliOptions& o) -> int32_t& { return o.sampling.penalty_last_n; }, 0)},
+      {{"-sys", "--system-prompt"}, kGenerate, "TEXT", "system prompt",
+       [](const std::string& v, CliOptions& o) { o.system_prompt = v; return absl::OkStatus(); }},
+      {{"--reasoning-effort"}, kGenerate, "low|medium|high", "gpt-oss reasoning effort (default medium)",
+       [](const std::string& v, CliOptions& o) {
+         if (v == "low") o.reasoning_effort = ReasoningEffort::kLow;
+         else if (v == "medium") o.reasoning_effort = ReasoningEffort::kMedium;
+         else if (v == "high") o.reasoning_effort = ReasoningEffort::kHigh;
+         else return BadValue("--reasoning-effort", v, "low, medium or high");
+         return absl::OkStatus();
+       }},
+      {{"--no-think"}, kGenerate, nullptr, "Qwen3: answer without thinking",
+       [](const std::string&, CliOptions& o) { o.no_think = true; return absl::OkStatus(); }},
+      {{"--stop"}, kGenerate, "TEXT", "stop when the output contains TEXT (repeatable)",
+       [](const std::string& v, CliOptions& o) { o.stop.emplace_back(v); return absl::OkStatus(); }},
+      {{"--raw"}, Bit(Command::kRun), nullptr, "the prompt is already in the model's template (specials parsed)",
+       [](const std::string&, CliOptions& o) { o.raw = true; return absl::OkStatus(); }},
+      {{"--top"}, Bit(Command::kLogits), "N", "print the N largest logits (default 10; 0: all)",
+       Int<int>("--top", [](CliOptions& o) -> int& { return o.top_logits; }, 0)},
+      {{"--json"}, Bit(Command::kLogits), nullptr, "write JSON instead of text",
+       [](const std::string&, CliOptions& o) { o.json = true; return absl::OkStatus(); }},
+      {{"--ids"}, Bit(Command::kTokenize), nullptr, "print only the ids, as [1, 2, 3]",
+       [](const std::string&, CliOptions& o) { o.ids_only = true; return absl::OkStatus(); }},
+      {{"--no-parse-special"}, Bit(Command::kTokenize), nullptr, "treat special-token texts as plain text",
+       [](const std::string&, CliOptions& o) { o.parse_special = false; return absl::OkStatus(); }},
+  };
+  return flags;
+}
+
+const Flag* FindFlag(const std::string& name) {
+  for (const Flag& flag : Flags()) {
+    for (const std::string& n : flag.names) {
+      if (n == name) return &flag;
+    }
+  }
+  return nullptr;
+}
+
+bool IsHelp(const std::string& arg) { return arg == "-h" || arg == "--help" || arg == "help"; }
+
+}  // namespace
+
+absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args) {
+  CliOptions o;
+  if (args.empty() || IsHelp(args[0])) return o;
+  const Subcommand* sub = nullptr;
+  for (const Subcommand& s : kSubcommands) {
+    if (args[0] == s.name) sub = &s;
+  }
+  if (sub == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown command '", args[0], "' (try: run, chat, logits, tokenize, models)"));
+  }
+  o.command = sub->command;
+  std::vector<std::string> words;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "-h" || arg == "--help") {
+      o.help = true;
+      return o;
+    }
+    if (arg.size() < 2 || arg[0] != '-' || arg == "--") {
+      if (arg == "--") {
+        words.insert(words.end(), args.begin() + i + 1, args.end());
+        break;
+      }
+      words.push_back(arg);
+      continue;
+    }
+    const size_t eq = arg.find('=');
+    const std::string name = arg.substr(0, eq);
+    const Flag* flag = FindFlag(name);
+    if (flag == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag ", name, " (see cpubrrr ",
+                                                     sub->name, " --help)"));
+    }
+    if ((flag->commands & Bit(sub->command)) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat("flag ", name, " does not apply to '",
+                                                     sub->name, "'"));
+    }
+    std::string value;
+    if (flag->value_name == nullptr) {
+      if (eq != std::string::npos) {
+        return absl::InvalidArgumentError(absl::StrCat("flag ", name, " takes no value"));
+      }
+    } else if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("flag ", name, " needs a value (",
+                                                     flag->value_name, ")"));
+    }
+    if (absl::Status s = flag->set(value, o); !s.ok()) return s;
+  }
+  if (!words.empty()) {
+    if (sub->positional == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("'", sub->name,
+                                                     "' takes no arguments (got '", words[0], "')"));
+    }
+    if (o.prompt.has_value() || !o.prompt_file.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("unexpected argument '", words[0],
+                                                     "' (the prompt is already given)"));
+    }
+    o.prompt = absl::StrJoin(words, " ");
+  }
+  if (o.prompt.has_value() && !o.prompt_file.empty()) {
+    return absl::InvalidArgumentError("give the prompt with -p or -f, not both");
+  }
+  return o;
+}
+
+std::string UsageText(Command command) {
+  std::string out;
+  if (command == Command::kHelp) {
+    out = "usage: cpubrrr COMMAND [FLAGS] [ARGS]\n\nRuns mixture-of-experts LLMs on the CPU.\n\n";
+    for (const Subcommand& s : kSubcommands) absl::StrAppend(&out, "  ", s.name, std::string(10 - std::strlen(s.name), ' '), s.summary, "\n");
+    absl::StrAppend(&out, "\nSee cpubrrr COMMAND --help for its flags.\n");
+    return out;
+  }
+  for (const Subcommand& s : kSubcommands) {
+    if (s.command != command) continue;
+    absl::StrAppend(&out, "usage: cpubrrr ", s.name, " [FLAGS]", s.positional ? absl::StrCat(" [", s.positional, "]") : "",
+                    "\n\n", s.summary, ".\n\n");
+  }
+  for (const Flag& flag : Flags()) {
+    if ((flag.commands & Bit(command)) == 0) continue;
+    std::string names = absl::StrJoin(flag.names, ", ");
+    if (flag.value_name) absl::StrAppend(&names, " ", flag.value_name);
+    if (names.size() < 28) names.resize(28, ' ');
+    absl::StrAppend(&out, "  ", names, " ", flag.help, "\n");
+  }
+  return out;
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,54 @@
+// The cpubrrr command line: subcommands and llama.cpp-style flags.
+#ifndef CPUBRRR_TOOLS_CPUBRRR_CLI_OPTIONS_H_
+#define CPUBRRR_TOOLS_CPUBRRR_CLI_OPTIONS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/chat/chat_types.h"
+#include "runtime/sampler/sampler_params.h"
+
+namespace cpubrrr {
+
+enum class Command { kHelp, kRun, kChat, kLogits, kTokenize, kModels };
+
+struct CliOptions {
+  Command command = Command::kHelp;
+  bool help = false;  // -h or --help after the subcommand: print its usage
+
+  std::string model;             // -m: GGUF path or Ollama name; empty: the default model
+  int threads = 0;               // -t; 0: the model's choice
+  uint32_t context_length = 4096;  // -c; 0: the model's full context
+
+  std::optional<std::string> prompt;  // -p or the positional words
+  std::string prompt_file;            // -f
+  int32_t n_predict = 512;            // -n; -1: until a stop or the context is full
+  int64_t seed = -1;                  // -s; -1: random
+  SamplerParams sampling;             // --temp --top-k --top-p --min-p --repeat-*
+  std::string system_prompt;          // -sys
+  ReasoningEffort reasoning_effort = ReasoningEffort::kMedium;
+  bool no_think = false;              // Qwen3: thinking off
+  bool raw = false;                   // run: the prompt is already formatted
+  std::vector<std::string> stop;      // --stop, repeatable
+
+  int top_logits = 10;  // logits --top; 0: every logit
+  bool json = false;    // logits --json
+
+  bool ids_only = false;        // tokenize --ids
+  bool parse_special = true;    // tokenize --no-parse-special turns it off
+};
+
+// Parses `args` (without the program name): a subcommand, then its flags and positional
+// words. Flags take "-x V", "--name V" or "--name=V". Fails with a one-line message for an
+// unknown subcommand or flag, a flag of another subcommand, a missing or malformed value.
+absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args);
+
+// Returns the usage text of `command` (kHelp: the overview).
+std::string UsageText(Command command);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_TOOLS_CPUBRRR_CLI_OPTIONS_H_

@@ -1,0 +1,100 @@
+// Checks subcommand and flag parsing, llama.cpp flag names and the error messages.
+#include "tools/cpubrrr/cli_options.h"
+
+#include "gtest/gtest.h"
+
+namespace cpubrrr {
+namespace {
+
+absl::StatusOr<CliOptions> Parse(std::vector<std::string> args) { return ParseCommandLine(args); }
+
+TEST(CliOptions, RunWithLlamaCppFlags) {
+  absl::StatusOr<CliOptions> o =
+      Parse({"run", "-m", "x.gguf", "-p", "hi", "-n", "32", "-t", "2", "-c", "1024", "-s", "7",
+             "--temp", "0.5", "--top-k", "20", "--top-p", "0.9", "--min-p", "0.1",
+             "--repeat-penalty", "1.1", "--repeat-last-n", "32", "-sys", "be brief",
+             "--reasoning-effort", "high", "--no-think", "--stop", "END"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->command, Command::kRun);
+  EXPECT_EQ(o->model, "x.gguf");
+  EXPECT_EQ(o->prompt, "hi");
+  EXPECT_EQ(o->n_predict, 32);
+  EXPECT_EQ(o->threads, 2);
+  EXPECT_EQ(o->context_length, 1024u);
+  EXPECT_EQ(o->seed, 7);
+  EXPECT_FLOAT_EQ(o->sampling.temperature, 0.5f);
+  EXPECT_EQ(o->sampling.top_k, 20);
+  EXPECT_FLOAT_EQ(o->sampling.top_p, 0.9f);
+  EXPECT_FLOAT_EQ(o->sampling.min_p, 0.1f);
+  EXPECT_FLOAT_EQ(o->sampling.repeat_penalty, 1.1f);
+  EXPECT_EQ(o->sampling.penalty_last_n, 32);
+  EXPECT_EQ(o->system_prompt, "be brief");
+  EXPECT_EQ(o->reasoning_effort, ReasoningEffort::kHigh);
+  EXPECT_TRUE(o->no_think);
+  EXPECT_EQ(o->stop, std::vector<std::string>{"END"});
+}
+
+TEST(CliOptions, LongFormsWithEqualsAndPositionalPrompt) {
+  absl::StatusOr<CliOptions> o = Parse({"run", "--model=a.gguf", "--n-predict=-1", "why", "so?"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->model, "a.gguf");
+  EXPECT_EQ(o->n_predict, -1);
+  EXPECT_EQ(o->prompt, "why so?");
+}
+
+TEST(CliOptions, Defaults) {
+  absl::StatusOr<CliOptions> o = Parse({"chat"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->command, Command::kChat);
+  EXPECT_TRUE(o->model.empty());
+  EXPECT_EQ(o->seed, -1);
+  EXPECT_FLOAT_EQ(o->sampling.temperature, 0.8f);
+  EXPECT_FALSE(o->prompt.has_value());
+}
+
+TEST(CliOptions, TokenizeLogitsAndModels) {
+  absl::StatusOr<CliOptions> t = Parse({"tokenize", "-m", "m.gguf", "--ids", "-f", "in.txt"});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->ids_only);
+  EXPECT_EQ(t->prompt_file, "in.txt");
+  absl::StatusOr<CliOptions> l = Parse({"logits", "-m", "m.gguf", "--top", "0", "--json", "hi"});
+  ASSERT_TRUE(l.ok()) << l.status();
+  EXPECT_EQ(l->top_logits, 0);
+  EXPECT_TRUE(l->json);
+  EXPECT_EQ(Parse({"models"})->command, Command::kModels);
+}
+
+TEST(CliOptions, HelpAnywhere) {
+  EXPECT_EQ(Parse({})->command, Command::kHelp);
+  EXPECT_EQ(Parse({"--help"})->command, Command::kHelp);
+  absl::StatusOr<CliOptions> o = Parse({"run", "--help"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->help);
+  EXPECT_NE(UsageText(Command::kRun).find("--repeat-penalty"), std::string::npos);
+  EXPECT_EQ(UsageText(Command::kModels).find("--temp"), std::string::npos);
+}
+
+TEST(CliOptions, ErrorsAreOneClearLine) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"fly"}, "unknown command 'fly'"},
+      {{"run", "--bogus"}, "unknown flag --bogus"},
+      {{"run", "-n"}, "flag -n needs a value"},
+      {{"run", "-n", "many"}, "invalid value 'many' for --n-predict"},
+      {{"run", "--temp", "hot"}, "invalid value 'hot' for --temp"},
+      {{"run", "--reasoning-effort", "max"}, "expected low, medium or high"},
+      {{"tokenize", "--temp", "1"}, "flag --temp does not apply to 'tokenize'"},
+      {{"models", "extra"}, "'models' takes no arguments"},
+      {{"run", "--no-think=1"}, "flag --no-think takes no value"},
+      {{"run", "-p", "a", "-f", "b"}, "not both"},
+      {{"run", "-t", "-2"}, "invalid value '-2' for --threads"},
+  };
+  for (const auto& [args, expected] : cases) {
+    absl::StatusOr<CliOptions> o = Parse(args);
+    ASSERT_FALSE(o.ok()) << args[0];
+    EXPECT_NE(o.status().message().find(expected), std::string::npos) << o.status();
+    EXPECT_EQ(o.status().message().find('\n'), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace cpubrrr
