@@ -9,10 +9,7 @@ namespace cpubrrr {
 
 LoadProgress::LoadProgress(std::string label)
     : label_(std::move(label)), start_(std::chrono::steady_clock::now()), tty_(isatty(2)) {
-  if (!tty_) {
-    std::fprintf(stderr, "loading %s\n", label_.c_str());
-    return;
-  }
+  if (!tty_) return;  // the "loaded" line only, so a failed load prints just its error
   thread_ = std::thread([this] {
     std::unique_lock<std::mutex> lock(mu_);
     while (!cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) {

@@ -14,8 +14,8 @@ namespace cpubrrr {
 
 class LoadProgress {
  public:
-  // Starts the display; on a terminal a thread redraws one line ten times a second,
-  // elsewhere one "loading" line is printed.
+  // Starts the display: on a terminal a thread redraws one line ten times a second;
+  // elsewhere nothing is shown until Done.
   explicit LoadProgress(std::string label);
   // Stops the display (as Done without the final line, when Done was not called).
   ~LoadProgress();
