@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Error cases of the driver: exit code 1 and one clear line; `models` on a fake Ollama store.
 set -uo pipefail
-cpubrrr="$1"      # the real driver (no forward pass may be linked yet)
-fake="$2"         # the driver over the fake model
+# qemu_run.sh runs aarch64 binaries under qemu (--config=aarch64) and others as they are.
+cpubrrr=(bash "$1" "$2")  # the real driver (no forward pass may be linked yet)
+fake=(bash "$1" "$3")     # the driver over the fake model
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 failures=0
 
@@ -41,27 +42,27 @@ printf '{"schemaVersion":2,"layers":[{"mediaType":"application/vnd.ollama.image.
 gguf_with_arch "$tmp/llama.gguf" llama
 gguf_with_arch "$tmp/gptoss.gguf" gptoss
 
-expect_error missing_file "no-such.gguf" "$cpubrrr" run -m "$tmp/no-such.gguf" -p hi
-expect_error bad_flag "unknown flag --bogus" "$cpubrrr" run --bogus
-expect_error bad_value "invalid value 'x' for --n-predict" "$cpubrrr" run -n x -p hi
-expect_error unknown_command "unknown command 'fly'" "$cpubrrr" fly
-expect_error not_in_store "nosuch:7b is not in the Ollama store" "$cpubrrr" run -m nosuch:7b -p hi
-expect_error unknown_arch "unknown architecture 'llama'" "$cpubrrr" run -m "$tmp/llama.gguf" -p hi
-expect_error ollama_unknown_arch "unknown architecture 'llama'" "$fake" run -m tiny -p hi
-expect_error not_built "gpt-oss forward pass is not built into this binary" "$cpubrrr" run -m "$tmp/gptoss.gguf" -p hi
-expect_error no_tokenizer "tokenizer.ggml.model" "$fake" run -m "$tmp/gptoss.gguf" -p hi
-expect_error no_prompt "no prompt" "$cpubrrr" run -m "$tmp/gptoss.gguf"
-expect_error unreadable_prompt "cannot read" "$cpubrrr" run -m "$tmp/gptoss.gguf" -f "$tmp/none.txt"
+expect_error missing_file "no-such.gguf" "${cpubrrr[@]}" run -m "$tmp/no-such.gguf" -p hi
+expect_error bad_flag "unknown flag --bogus" "${cpubrrr[@]}" run --bogus
+expect_error bad_value "invalid value 'x' for --n-predict" "${cpubrrr[@]}" run -n x -p hi
+expect_error unknown_command "unknown command 'fly'" "${cpubrrr[@]}" fly
+expect_error not_in_store "nosuch:7b is not in the Ollama store" "${cpubrrr[@]}" run -m nosuch:7b -p hi
+expect_error unknown_arch "unknown architecture 'llama'" "${cpubrrr[@]}" run -m "$tmp/llama.gguf" -p hi
+expect_error ollama_unknown_arch "unknown architecture 'llama'" "${fake[@]}" run -m tiny -p hi
+expect_error not_built "gpt-oss forward pass is not built into this binary" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf" -p hi
+expect_error no_tokenizer "tokenizer.ggml.model" "${fake[@]}" run -m "$tmp/gptoss.gguf" -p hi
+expect_error no_prompt "no prompt" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf"
+expect_error unreadable_prompt "cannot read" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf" -f "$tmp/none.txt"
 
-"$cpubrrr" models >"$tmp/out" 2>"$tmp/err"
+"${cpubrrr[@]}" models >"$tmp/out" 2>"$tmp/err"
 if [ $? != 0 ] || ! grep -q "^tiny:latest .*sha256-$hex" "$tmp/out" || ! grep -q "^NAME" "$tmp/out"; then
   echo "FAIL models:"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
 fi
-OLLAMA_MODELS="$tmp/empty" "$cpubrrr" models >"$tmp/out" 2>"$tmp/err"
+OLLAMA_MODELS="$tmp/empty" "${cpubrrr[@]}" models >"$tmp/out" 2>"$tmp/err"
 if [ $? != 0 ] || ! grep -q "no models" "$tmp/err"; then
   echo "FAIL models_empty:"; cat "$tmp/err"; failures=$((failures + 1))
 fi
-"$cpubrrr" run --help >"$tmp/out" 2>&1 && grep -q -- "--repeat-last-n" "$tmp/out" ||
+"${cpubrrr[@]}" run --help >"$tmp/out" 2>&1 && grep -q -- "--repeat-last-n" "$tmp/out" ||
   { echo "FAIL help"; failures=$((failures + 1)); }
 
 [ "$failures" = 0 ] && echo PASS
