@@ -62,6 +62,11 @@ absl::StatusOr<LlamaGreedy> Run(const std::string& backend_dir, const std::strin
   ctx_params.n_batch = static_cast<uint32_t>(n);
   ctx_params.n_threads = threads;
   ctx_params.n_threads_batch = threads;
+  // An f32 cache without flash attention (whose CPU path rounds q and the value sums to
+  // f16): the tiny random models amplify f16 rounding into visible logit changes.
+  ctx_params.type_k = GGML_TYPE_F32;
+  ctx_params.type_v = GGML_TYPE_F32;
+  ctx_params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
   std::unique_ptr<llama_context, decltype(&llama_free)> ctx(
       llama_init_from_model(model.get(), ctx_params), llama_free);
   if (!ctx) return absl::InternalError("llama.cpp could not create a context");
