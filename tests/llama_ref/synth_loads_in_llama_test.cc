@@ -13,6 +13,13 @@
 namespace cpubrrr::synth {
 namespace {
 
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 TinyModel WriteTiny(const std::string& preset, bool ollama, uint64_t seed, const std::string& tag) {
   absl::StatusOr<TinyModel> model = WriteTinyModel(preset, ollama, seed, tag);
   EXPECT_TRUE(model.ok()) << model.status();
