@@ -1,0 +1,26 @@
+// The Q8_0 variant list in priority order, and the pick for this CPU.
+#include "kernels/common/cpu_features.h"
+#include "kernels/q8_0/q8_0.h"
+
+namespace cpubrrr {
+namespace {
+
+constexpr Q8_0Kernels kVariants[] = {
+    {"ref", kCpuNone, QuantizeQ8_0Ref, GemvQ8_0Ref, GemmQ8_0Ref},
+};
+
+}  // namespace
+
+std::span<const Q8_0Kernels> AllQ8_0Variants() { return kVariants; }
+
+const Q8_0Kernels& BestQ8_0Kernels() {
+  static const Q8_0Kernels* best = [] {
+    for (const Q8_0Kernels& k : kVariants) {
+      if (HasFeatures(DetectCpuFeatures(), k.required)) return &k;
+    }
+    return &kVariants[std::size(kVariants) - 1];
+  }();
+  return *best;
+}
+
+}  // namespace cpubrrr
