@@ -6,6 +6,10 @@ namespace cpubrrr {
 namespace {
 
 constexpr Q8_0Kernels kVariants[] = {
+#if defined(__x86_64__)
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, GemvQ8_0Avx512,
+     GemmQ8_0Avx512},
+#endif
     {"ref", kCpuNone, QuantizeQ8_0Ref, GemvQ8_0Ref, GemmQ8_0Ref},
 };
 
