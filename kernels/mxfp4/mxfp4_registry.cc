@@ -9,6 +9,7 @@ constexpr Mxfp4Kernels kVariants[] = {
 #if defined(__x86_64__)
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvMxfp4Avx512, GemmMxfp4Avx512},
 #endif
+    {"hwy", kCpuNone, GemvMxfp4Hwy, GemmMxfp4Hwy},
     {"ref", kCpuNone, GemvMxfp4Ref, GemmMxfp4Ref},
 };
 

@@ -10,6 +10,7 @@ constexpr Q8_0Kernels kVariants[] = {
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, GemvQ8_0Avx512,
      GemmQ8_0Avx512},
 #endif
+    {"hwy", kCpuNone, QuantizeQ8_0Hwy, GemvQ8_0Hwy, GemmQ8_0Hwy},
     {"ref", kCpuNone, QuantizeQ8_0Ref, GemvQ8_0Ref, GemmQ8_0Ref},
 };
 
