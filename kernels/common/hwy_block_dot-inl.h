@@ -23,35 +23,41 @@ using D8Half = hn::Full64<int8_t>;
 using D16 = hn::Full128<int16_t>;
 using D32 = hn::Full128<int32_t>;
 using DF = hn::Full128<float>;
+using V8 = hn::Vec<D8>;
 using V16 = hn::Vec<D16>;
 using V32 = hn::Vec<D32>;
+using VF = hn::Vec<DF>;
 
-// Sixteen int8 values widened to two int16 vectors (elements 0..7 and 8..15).
-struct Wide16 {
-  V16 lo, hi;
-};
+// Returns int8 lanes 0..7 of v widened to int16.
+HWY_INLINE V16 WidenLower(V8 v) { return hn::PromoteTo(D16(), hn::LowerHalf(D8Half(), v)); }
 
-// Returns 16 int8 lanes widened to int16.
-HWY_INLINE Wide16 Widen(hn::Vec<D8> v) {
-  const D16 d16;
-  const D8Half d8h;
-  return {hn::PromoteTo(d16, hn::LowerHalf(d8h, v)), hn::PromoteTo(d16, hn::UpperHalf(d8h, v))};
+// Returns int8 lanes 8..15 of v widened to int16.
+HWY_INLINE V16 WidenUpper(V8 v) { return hn::PromoteTo(D16(), hn::UpperHalf(D8Half(), v)); }
+
+// Returns the int32 partial sums (4 lanes, in an unspecified split; only their total is
+// used) of the dot of 32 weights, given widened as w0..w3 (elements 0-7, 8-15, 16-23,
+// 24-31), with x[0..32). int16 products of int8 values and their pair sums cannot
+// overflow int32. Sizeless SVE vectors cannot live in structs or arrays, hence four
+// arguments.
+HWY_INLINE V32 Dot32(V16 w0, V16 w1, V16 w2, V16 w3, const int8_t* x) {
+  const D32 d32;
+  const V8 x_lo = hn::LoadU(D8(), x), x_hi = hn::LoadU(D8(), x + 16);
+  V32 sum1 = hn::Zero(d32);
+  V32 sum0 = hn::ReorderWidenMulAccumulate(d32, w0, WidenLower(x_lo), hn::Zero(d32), sum1);
+  sum0 = hn::ReorderWidenMulAccumulate(d32, w1, WidenUpper(x_lo), sum0, sum1);
+  sum0 = hn::ReorderWidenMulAccumulate(d32, w2, WidenLower(x_hi), sum0, sum1);
+  sum0 = hn::ReorderWidenMulAccumulate(d32, w3, WidenUpper(x_hi), sum0, sum1);
+  return hn::Add(sum0, sum1);
 }
 
-// Returns x[0..16) widened to int16.
-HWY_INLINE Wide16 LoadWide(const int8_t* x) { return Widen(hn::LoadU(D8(), x)); }
-
-// Adds the products of w and x into the int32 partial sums (lanes in an unspecified
-// order; only their total is used). int16 x int16 products of int8 values cannot
-// overflow, and a pair sum is at most 2 * 128 * 128.
-HWY_INLINE void MulAdd16(const Wide16& w, const Wide16& x, V32& sum0, V32& sum1) {
-  const D32 d32;
-  sum0 = hn::ReorderWidenMulAccumulate(d32, w.lo, x.lo, sum0, sum1);
-  sum0 = hn::ReorderWidenMulAccumulate(d32, w.hi, x.hi, sum0, sum1);
+// Returns acc plus the int32 partial sums, converted to float and scaled by `scale`.
+HWY_INLINE VF AddScaled(VF acc, V32 isum, float scale) {
+  const DF df;
+  return hn::MulAdd(hn::ConvertTo(df, isum), hn::Set(df, scale), acc);
 }
 
 // Returns the sum of the lanes of v.
-HWY_INLINE float SumLanes(hn::Vec<DF> v) { return hn::GetLane(hn::SumOfLanes(DF(), v)); }
+HWY_INLINE float SumLanes(VF v) { return hn::GetLane(hn::SumOfLanes(DF(), v)); }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace cpubrrr

@@ -43,29 +43,38 @@ alignas(16) constexpr int8_t kValues[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, 
 template <size_t T>
 void RowTile(const BlockMxfp4* row, const BlockQ8_0* x, size_t x_stride, size_t n_blocks,
              float* y, size_t y_stride) {
+  static_assert(T >= 1 && T <= 4, "four named accumulators");
+  const DF df;
   const D8 d8;
   const DU8 du8;
-  const D32 d32;
-  const DF df;
-  const auto table = hn::Load(d8, kValues);
+  const V8 table = hn::Load(d8, kValues);
   const auto low4 = hn::Set(du8, 0x0F);
-  hn::Vec<DF> acc[T];
-  for (size_t t = 0; t < T; ++t) acc[t] = hn::Zero(df);
+  VF acc0 = hn::Zero(df), acc1 = hn::Zero(df), acc2 = hn::Zero(df), acc3 = hn::Zero(df);
   for (size_t b = 0; b < n_blocks; ++b) {
     const auto q = hn::LoadU(du8, row[b].qs);
-    const Wide16 w_lo = Widen(hn::TableLookupBytes(table, hn::BitCast(d8, hn::And(q, low4))));
-    const Wide16 w_hi = Widen(hn::TableLookupBytes(table, hn::BitCast(d8, hn::ShiftRight<4>(q))));
-    const float scale = E8m0ToFp32Half(row[b].e);
-    for (size_t t = 0; t < T; ++t) {
-      const BlockQ8_0& xb = x[t * x_stride + b];
-      auto sum0 = hn::Zero(d32), sum1 = hn::Zero(d32);
-      MulAdd16(w_lo, LoadWide(xb.qs), sum0, sum1);
-      MulAdd16(w_hi, LoadWide(xb.qs + 16), sum0, sum1);
-      const auto isum = hn::ConvertTo(df, hn::Add(sum0, sum1));
-      acc[t] = hn::MulAdd(isum, hn::Set(df, scale * Fp16ToFp32(xb.d)), acc[t]);
+    const V8 lo = hn::TableLookupBytes(table, hn::BitCast(d8, hn::And(q, low4)));
+    const V8 hi = hn::TableLookupBytes(table, hn::BitCast(d8, hn::ShiftRight<4>(q)));
+    const V16 w0 = WidenLower(lo), w1 = WidenUpper(lo), w2 = WidenLower(hi), w3 = WidenUpper(hi);
+    const float sw = E8m0ToFp32Half(row[b].e);
+    const BlockQ8_0* xb = x + b;
+    acc0 = AddScaled(acc0, Dot32(w0, w1, w2, w3, xb->qs), sw * Fp16ToFp32(xb->d));
+    if constexpr (T > 1) {
+      xb += x_stride;
+      acc1 = AddScaled(acc1, Dot32(w0, w1, w2, w3, xb->qs), sw * Fp16ToFp32(xb->d));
+    }
+    if constexpr (T > 2) {
+      xb += x_stride;
+      acc2 = AddScaled(acc2, Dot32(w0, w1, w2, w3, xb->qs), sw * Fp16ToFp32(xb->d));
+    }
+    if constexpr (T > 3) {
+      xb += x_stride;
+      acc3 = AddScaled(acc3, Dot32(w0, w1, w2, w3, xb->qs), sw * Fp16ToFp32(xb->d));
     }
   }
-  for (size_t t = 0; t < T; ++t) y[t * y_stride] = SumLanes(acc[t]);
+  y[0] = SumLanes(acc0);
+  if constexpr (T > 1) y[y_stride] = SumLanes(acc1);
+  if constexpr (T > 2) y[2 * y_stride] = SumLanes(acc2);
+  if constexpr (T > 3) y[3 * y_stride] = SumLanes(acc3);
 }
 #endif  // HWY_TARGET == HWY_SCALAR
 

@@ -6,6 +6,9 @@ namespace cpubrrr {
 namespace {
 
 constexpr Mxfp4Kernels kVariants[] = {
+#if defined(__aarch64__)
+    {"neon_dot", kCpuNeon | kCpuNeonDot, GemvMxfp4Neon, GemmMxfp4Neon},
+#endif
 #if defined(__x86_64__)
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvMxfp4Avx512, GemmMxfp4Avx512},
 #endif

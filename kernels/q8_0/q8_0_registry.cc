@@ -6,6 +6,9 @@ namespace cpubrrr {
 namespace {
 
 constexpr Q8_0Kernels kVariants[] = {
+#if defined(__aarch64__)
+    {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, GemvQ8_0Neon, GemmQ8_0Neon},
+#endif
 #if defined(__x86_64__)
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, GemvQ8_0Avx512,
      GemmQ8_0Avx512},
