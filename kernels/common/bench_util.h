@@ -57,9 +57,10 @@ WeightSet<Block> MakeWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
   return set;
 }
 
-// Returns the number of rows of a hot run: as many as fit in kHotBytes, at most `rows`.
+// Returns the number of rows of a hot run: as many as fit in kHotBytes, rounded down to a
+// multiple of 16 (every row tile and repacked group divides it), at most `rows`.
 inline size_t HotRows(size_t rows, size_t row_bytes) {
-  const size_t fit = kHotBytes / row_bytes;
+  const size_t fit = kHotBytes / row_bytes / 16 * 16;
   return fit < rows ? fit : rows;
 }
 

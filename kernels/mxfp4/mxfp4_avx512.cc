@@ -38,14 +38,17 @@ constexpr size_t kPrefetchEvery = 64 / sizeof(BlockMxfp4);
 // decoded once and used by T tokens, each activation block loaded once for R rows. Per
 // block and lane: an int32 partial dot, converted and added with one FMA scaled by
 // 2^(e-128) * d_x.
-// Every kPrefetchEvery blocks (one 64-byte line or more) the tile prefetches the same
-// position in the next R rows: a row is a short stream (1.5 KiB at d = 2880), too short
-// for the hardware prefetcher to ramp up before it ends. Prefetching past the matrix
-// end is harmless (prefetches never fault).
+// Block b of row r is w[r * row_step + b * block_step]: (row_stride, 1) for the contract's
+// row-major layout, (1, R) for rows interleaved per block (RepackMxfp4Rows).
+// With prefetch_ahead != 0, every kPrefetchEvery blocks (one 64-byte line or more) the
+// tile prefetches each row's block prefetch_ahead blocks further on; row-major callers
+// pass R * row_stride, the same position in the next R rows: a row is a short stream
+// (1.5 KiB at d = 2880), too short for the hardware prefetcher to ramp up before it ends.
+// Prefetching past the matrix end is harmless (prefetches never fault).
 // The loops over r < R and t < T are unrolled so the accumulators live in registers.
 template <int R, int T>
-void Tile(const BlockMxfp4* w, size_t row_stride, const BlockQ8_0* x, size_t x_stride,
-          size_t n_blocks, float* y, size_t y_stride) {
+void Tile(const BlockMxfp4* w, size_t row_step, size_t block_step, size_t prefetch_ahead,
+          const BlockQ8_0* x, size_t x_stride, size_t n_blocks, float* y, size_t y_stride) {
   const __m256i lut = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCodePlus128));
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   const __m256i offset = _mm256_set1_epi8(static_cast<char>(0x80));
@@ -56,10 +59,11 @@ void Tile(const BlockMxfp4* w, size_t row_stride, const BlockQ8_0* x, size_t x_s
     for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
   }
   for (size_t b = 0; b < n_blocks; ++b) {
-    if (b % kPrefetchEvery == 0) {
+    if (prefetch_ahead != 0 && b % kPrefetchEvery == 0) {
 #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) {
-        _mm_prefetch(reinterpret_cast<const char*>(w + (r + R) * row_stride + b), _MM_HINT_T0);
+        const BlockMxfp4* ahead = w + r * row_step + b * block_step + prefetch_ahead;
+        _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
       }
     }
     __m256i xq[T], neg_offset[T];
@@ -74,7 +78,7 @@ void Tile(const BlockMxfp4* w, size_t row_stride, const BlockQ8_0* x, size_t x_s
     }
     #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const BlockMxfp4& wb = w[r * row_stride + b];
+      const BlockMxfp4& wb = w[r * row_step + b * block_step];
       const __m256i wq = DecodeBlock(wb, lut, low4);
       const __m256 s = _mm256_set1_ps(kE8m0Half.v[wb.e]);
       #pragma GCC unroll 8
@@ -97,7 +101,8 @@ void Rows(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* 
           size_t x_stride, size_t n_blocks, float* y, size_t y_stride) {
   size_t r = 0;
   for (; r + R <= rows; r += R) {
-    Tile<R, T>(w + r * row_stride, row_stride, x, x_stride, n_blocks, y + r, y_stride);
+    Tile<R, T>(w + r * row_stride, row_stride, 1, R * row_stride, x, x_stride, n_blocks, y + r,
+               y_stride);
   }
   if constexpr (R > 1) {
     Rows<R - 1, T>(w + r * row_stride, row_stride, rows - r, x, x_stride, n_blocks, y + r,
@@ -134,6 +139,21 @@ void GemmMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
     case 2: Rows<kGemmRows, 2>(w, row_stride, rows, xt, x_stride, n_blocks, yt, y_stride); break;
     case 1: Rows<kGemvRows, 1>(w, row_stride, rows, xt, x_stride, n_blocks, yt, y_stride); break;
     default: break;
+  }
+}
+
+void GemvMxfp4RepackedAvx512(const BlockMxfp4* packed, size_t rows, const BlockQ8_0* x,
+                             size_t n_blocks, float* y) {
+  constexpr int R = kMxfp4RepackRows;
+  const size_t group_blocks = R * n_blocks;
+  size_t r = 0;
+  for (; r + R <= rows; r += R, packed += group_blocks) {
+    Tile<R, 1>(packed, 1, R, 0, x, 0, n_blocks, y + r, 0);
+  }
+  if (r < rows) {
+    float tail[R];
+    Tile<R, 1>(packed, 1, R, 0, x, 0, n_blocks, tail, 0);
+    for (size_t i = 0; r + i < rows; ++i) y[r + i] = tail[i];
   }
 }
 
