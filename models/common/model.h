@@ -20,6 +20,7 @@ struct ModelInfo {
   uint64_t n_params = 0;     // elements of all tensors
   uint64_t file_bytes = 0;   // size of the GGUF file
   uint64_t bytes_per_token = 0;  // weight bytes one decode step reads (active experts only)
+  uint64_t derived_bytes = 0;    // weight bytes converted or repacked at load (the rest is mapped)
 };
 
 // Per-conversation state: the KV cache and the next position. Created by the model.

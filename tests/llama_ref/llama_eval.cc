@@ -1,6 +1,7 @@
-// libllama wrapper: load a model, tokenize, decode one prompt, copy the last logits.
+// libllama wrapper: load a model, tokenize, decode a prompt, copy logits, continue greedily.
 #include "tests/llama_ref/llama_eval.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 
@@ -26,19 +27,28 @@ void InitBackendsOnce(const std::string& backend_dir) {
   });
 }
 
-}  // namespace
+// Returns the index of the largest logit and writes its margin over the runner-up.
+int ArgMax(const float* logits, int n, float* margin) {
+  int best = 0;
+  for (int i = 1; i < n; ++i) best = logits[i] > logits[best] ? i : best;
+  float second = -INFINITY;
+  for (int i = 0; i < n; ++i) second = i != best ? std::max(second, logits[i]) : second;
+  *margin = logits[best] - second;
+  return best;
+}
 
-absl::StatusOr<LlamaLogits> LlamaNextTokenLogits(const std::string& backend_dir,
-                                                 const std::string& model_path,
-                                                 const std::string& prompt, int threads) {
+// Runs the prompt and `n_tokens` greedy steps.
+absl::StatusOr<LlamaGreedy> Run(const std::string& backend_dir, const std::string& model_path,
+                                const std::string& prompt, int n_tokens, int threads) {
   InitBackendsOnce(backend_dir);
   llama_model_params model_params = llama_model_default_params();
   std::unique_ptr<llama_model, decltype(&llama_model_free)> model(
       llama_model_load_from_file(model_path.c_str(), model_params), llama_model_free);
   if (!model) return absl::InvalidArgumentError(absl::StrCat("llama.cpp cannot load ", model_path));
   const llama_vocab* vocab = llama_model_get_vocab(model.get());
+  const int n_vocab = llama_vocab_n_tokens(vocab);
 
-  LlamaLogits result;
+  LlamaGreedy result;
   result.prompt_tokens.resize(prompt.size() + 8);
   const int n = llama_tokenize(vocab, prompt.data(), static_cast<int32_t>(prompt.size()),
                                result.prompt_tokens.data(),
@@ -48,10 +58,15 @@ absl::StatusOr<LlamaLogits> LlamaNextTokenLogits(const std::string& backend_dir,
   result.prompt_tokens.resize(n);
 
   llama_context_params ctx_params = llama_context_default_params();
-  ctx_params.n_ctx = static_cast<uint32_t>(n + 16);
+  ctx_params.n_ctx = static_cast<uint32_t>(n + n_tokens + 16);
   ctx_params.n_batch = static_cast<uint32_t>(n);
   ctx_params.n_threads = threads;
   ctx_params.n_threads_batch = threads;
+  // An f32 cache without flash attention (whose CPU path rounds q and the value sums to
+  // f16): the tiny random models amplify f16 rounding into visible logit changes.
+  ctx_params.type_k = GGML_TYPE_F32;
+  ctx_params.type_v = GGML_TYPE_F32;
+  ctx_params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
   std::unique_ptr<llama_context, decltype(&llama_free)> ctx(
       llama_init_from_model(model.get(), ctx_params), llama_free);
   if (!ctx) return absl::InternalError("llama.cpp could not create a context");
@@ -59,8 +74,36 @@ absl::StatusOr<LlamaLogits> LlamaNextTokenLogits(const std::string& backend_dir,
     return absl::InternalError("llama_decode failed");
   }
   const float* logits = llama_get_logits_ith(ctx.get(), -1);
-  result.logits.assign(logits, logits + llama_vocab_n_tokens(vocab));
+  result.logits.assign(logits, logits + n_vocab);
+  for (int step = 0; step < n_tokens; ++step) {
+    float margin = 0;
+    int token = ArgMax(logits, n_vocab, &margin);
+    result.continuation.push_back(token);
+    result.margins.push_back(margin);
+    if (step + 1 == n_tokens) break;
+    if (llama_decode(ctx.get(), llama_batch_get_one(&token, 1)) != 0) {
+      return absl::InternalError("llama_decode failed on a continuation token");
+    }
+    logits = llama_get_logits_ith(ctx.get(), -1);
+  }
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<LlamaLogits> LlamaNextTokenLogits(const std::string& backend_dir,
+                                                 const std::string& model_path,
+                                                 const std::string& prompt, int threads) {
+  absl::StatusOr<LlamaGreedy> run = Run(backend_dir, model_path, prompt, 0, threads);
+  if (!run.ok()) return run.status();
+  return LlamaLogits{std::move(run->prompt_tokens), std::move(run->logits)};
+}
+
+absl::StatusOr<LlamaGreedy> LlamaGreedyContinuation(const std::string& backend_dir,
+                                                    const std::string& model_path,
+                                                    const std::string& prompt, int n_tokens,
+                                                    int threads) {
+  return Run(backend_dir, model_path, prompt, n_tokens, threads);
 }
 
 }  // namespace cpubrrr

@@ -1,4 +1,4 @@
-// Runs a GGUF model through llama.cpp (libllama) to get reference next-token logits.
+// Runs a GGUF model through llama.cpp (libllama) to get reference logits and greedy tokens.
 #ifndef CPUBRRR_TESTS_LLAMA_REF_LLAMA_EVAL_H_
 #define CPUBRRR_TESTS_LLAMA_REF_LLAMA_EVAL_H_
 
@@ -20,6 +20,20 @@ struct LlamaLogits {
 absl::StatusOr<LlamaLogits> LlamaNextTokenLogits(const std::string& backend_dir,
                                                  const std::string& model_path,
                                                  const std::string& prompt, int threads);
+
+struct LlamaGreedy {
+  std::vector<int> prompt_tokens;
+  std::vector<float> logits;       // next-token logits after the whole prompt
+  std::vector<int> continuation;   // greedy (argmax) tokens, one decode call each
+  std::vector<float> margins;      // per continuation token: top logit minus the runner-up
+};
+
+// As LlamaNextTokenLogits, then appends `n_tokens` greedy tokens, decoding them one at a
+// time (the prompt runs as one batch).
+absl::StatusOr<LlamaGreedy> LlamaGreedyContinuation(const std::string& backend_dir,
+                                                    const std::string& model_path,
+                                                    const std::string& prompt, int n_tokens,
+                                                    int threads);
 
 }  // namespace cpubrrr
 

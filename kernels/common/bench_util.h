@@ -1,0 +1,96 @@
+// Benchmark helpers for block-dot kernels: weight sets for hot and cold runs, yardsticks.
+#ifndef CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
+#define CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <ctime>
+
+#include "hwy/aligned_allocator.h"
+#include "kernels/common/read_bandwidth.h"
+
+namespace cpubrrr::bench {
+
+// Bytes of weights a hot run touches: half of a 1 MiB L2, so the matrix stays in L2.
+inline constexpr size_t kHotBytes = 512 * 1024;
+// Bytes of weights a cold run cycles through: well beyond any last-level cache here.
+inline constexpr size_t kColdBytes = size_t{320} << 20;
+
+// Fills n bytes with a cheap pseudo-random sequence (xorshift), `fix` then adjusting each
+// block so scales stay finite; filling hundreds of MiB must take well under a second.
+template <typename Block, typename Fix>
+void FillBlocks(Block* blocks, size_t count, uint64_t seed, Fix fix) {
+  uint64_t s = seed | 1;
+  auto* bytes = reinterpret_cast<uint8_t*>(blocks);
+  const size_t n = count * sizeof(Block);
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    std::memcpy(bytes + i, &s, 8);
+  }
+  for (size_t i = 0; i < count; ++i) fix(blocks[i]);
+}
+
+// Copies of one weight shape: `copies` matrices of rows x n_blocks, allocated contiguously.
+template <typename Block>
+struct WeightSet {
+  hwy::AlignedFreeUniquePtr<Block[]> data;
+  size_t matrix_blocks = 0;
+  size_t copies = 0;
+  const Block* Matrix(size_t i) const { return data.get() + (i % copies) * matrix_blocks; }
+};
+
+// Returns enough copies of a rows x n_blocks matrix to exceed `total_bytes` (at least 1).
+template <typename Block, typename Fix>
+WeightSet<Block> MakeWeightSet(size_t rows, size_t n_blocks, size_t total_bytes, Fix fix) {
+  WeightSet<Block> set;
+  set.matrix_blocks = rows * n_blocks;
+  const size_t matrix_bytes = set.matrix_blocks * sizeof(Block);
+  set.copies = (total_bytes + matrix_bytes - 1) / matrix_bytes;
+  if (set.copies == 0) set.copies = 1;
+  set.data = hwy::AllocateAligned<Block>(set.copies * set.matrix_blocks);
+  FillBlocks(set.data.get(), set.copies * set.matrix_blocks, 0x9E3779B97F4A7C15ull, fix);
+  return set;
+}
+
+// Returns the number of rows of a hot run: as many as fit in kHotBytes, rounded down to a
+// multiple of 16 (every row tile and repacked group divides it), at most `rows`.
+inline size_t HotRows(size_t rows, size_t row_bytes) {
+  const size_t fit = kHotBytes / row_bytes / 16 * 16;
+  return fit < rows ? fit : rows;
+}
+
+// Returns this thread's CPU time in seconds. On a shared, loaded machine CPU time leaves
+// out the time other processes hold the core, so kernel rates and yardsticks measured in
+// it compare fairly; Google Benchmark's counters use it too unless told otherwise.
+inline double ThreadCpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Returns the best of `repeats` single-thread streaming reads (StreamRead) of a fresh
+// `bytes` buffer in GB/s of thread CPU time: MeasureReadBandwidthGBs's yardstick, timed
+// like the benchmarks it is compared with.
+inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
+  const size_t n = bytes / sizeof(uint64_t) / 64 * 64;
+  auto buffer = hwy::AllocateAligned<uint64_t>(n);
+  for (size_t i = 0; i < n; ++i) buffer[i] = i;
+  double best = 0.0;
+  volatile uint64_t sink = 0;
+  for (int r = 0; r < repeats; ++r) {
+    const double start = ThreadCpuSeconds();
+    sink = sink + StreamRead(buffer.get(), n);
+    const double gbs = static_cast<double>(n * sizeof(uint64_t)) / (ThreadCpuSeconds() - start) / 1e9;
+    best = gbs > best ? gbs : best;
+  }
+  return best;
+}
+
+}  // namespace cpubrrr::bench
+
+#endif  // CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_

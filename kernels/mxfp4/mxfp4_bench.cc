@@ -1,0 +1,123 @@
+// Google Benchmark of every MXFP4 x Q8_0 variant on gpt-oss expert shapes, hot and cold,
+// with GB/s, the share of this run's single-thread read bandwidth and of the VNNI peak.
+// Rates are per second of thread CPU time (Google Benchmark's default), and so are the
+// yardsticks, because the shared machine preempts wall-clock runs. The read bandwidth is
+// measured once at start-up (printed, with MeasureReadBandwidthGBs's wall-clock figure)
+// and again before each benchmark, which pct_of_bw divides by.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "kernels/common/bench_util.h"
+#include "kernels/common/cpu_features.h"
+#include "kernels/common/read_bandwidth.h"
+#include "kernels/common/vnni_peak.h"
+#include "kernels/mxfp4/mxfp4.h"
+
+namespace cpubrrr {
+namespace {
+
+double g_vnni_macs = 0.0;  // int8 MACs per second of vpdpbusd, measured at start-up
+
+struct Shape {
+  const char* name;
+  size_t rows, cols;
+};
+
+// gpt-oss-20b expert matrices (d = 2880, expert FFN 2880; gate and up fused).
+constexpr Shape kShapes[] = {{"gate_up_5760x2880", 5760, 2880}, {"down_2880x2880", 2880, 2880}};
+
+// Runs one variant on one shape: gemv (n_tokens 1) or gemm, over hot rows (a slice that
+// fits in L2) or cold copies (cycled, > 256 MiB in total).
+void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_tokens,
+         bool cold, bool repacked) {
+  const size_t n_blocks = shape.cols / kMxfp4BlockSize;
+  const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockMxfp4));
+  auto fix = [](BlockMxfp4& b) { b.e = static_cast<uint8_t>(118 + (b.e & 15)); };
+  const auto set = bench::MakeWeightSet<BlockMxfp4>(rows, n_blocks, cold ? bench::kColdBytes : 0, fix);
+  std::vector<BlockQ8_0> x(n_tokens * n_blocks);
+  bench::FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
+    b.d = 0x2000;
+    for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
+  });
+  std::vector<float> y(n_tokens * rows);
+  // The yardstick is measured right before the timed loop: on a shared machine the
+  // bandwidth left to this thread drifts during a run.
+  const double read_gbs = bench::MeasureReadBandwidthCpuGBs(size_t{256} << 20, 3);
+  size_t i = 0;
+  for (auto _ : state) {
+    const BlockMxfp4* w = set.Matrix(i++);
+    if (repacked) {
+      // Random bytes are as good a repacked matrix as any (rows are a multiple of 4).
+      GemvMxfp4RepackedAvx512(w, rows, x.data(), n_blocks, y.data());
+    } else if (n_tokens == 1) {
+      k.gemv(w, n_blocks, rows, x.data(), n_blocks, y.data());
+    } else {
+      k.gemm(w, n_blocks, rows, x.data(), n_blocks, n_tokens, n_blocks, y.data(), rows);
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+  const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockMxfp4) +
+                                           x.size() * sizeof(BlockQ8_0));
+  const double macs = static_cast<double>(rows) * shape.cols * n_tokens;
+  using C = benchmark::Counter;
+  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
+  state.counters["read_GB/s"] = read_gbs;
+  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
+  if (g_vnni_macs > 0 && n_tokens > 1) {
+    state.counters["pct_of_vnni"] = C(macs / g_vnni_macs * 100, C::kIsIterationInvariantRate);
+  }
+  state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
+}
+
+void RegisterAll() {
+  const CpuFeatures have = DetectCpuFeatures();
+  for (const Mxfp4Kernels& k : AllMxfp4Variants()) {
+    if (!HasFeatures(have, k.required)) continue;
+    for (const Shape& s : kShapes) {
+      for (size_t n_tokens : {size_t{1}, size_t{16}}) {
+        for (bool cold : {false, true}) {
+          // The scalar oracle is for correctness; time it hot only.
+          if (cold && std::string(k.name) == "ref") continue;
+          const std::string name = std::string("mxfp4/") + k.name + "/" + s.name +
+                                   (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
+          benchmark::RegisterBenchmark(name.c_str(), [&k, s, n_tokens, cold](benchmark::State& st) {
+            Run(st, k, s, n_tokens, cold, false);
+          })->Unit(benchmark::kMicrosecond);
+#if defined(__x86_64__)
+          // The repacked (rows interleaved per block) gemv next to its row-major twin.
+          if (n_tokens == 1 && std::string(k.name) == "avx512_vnni") {
+            const std::string packed_name = std::string("mxfp4/avx512_vnni_repacked4/") + s.name +
+                                            "/gemv" + (cold ? "/cold" : "/hot");
+            benchmark::RegisterBenchmark(packed_name.c_str(), [&k, s, cold](benchmark::State& st) {
+              Run(st, k, s, 1, cold, true);
+            })->Unit(benchmark::kMicrosecond);
+          }
+#endif
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cpubrrr
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  const double wall_gbs = cpubrrr::MeasureReadBandwidthGBs(size_t{1} << 30, 5);
+  const double cpu_gbs = cpubrrr::bench::MeasureReadBandwidthCpuGBs(size_t{1} << 30, 5);
+  if (cpubrrr::HasFeatures(cpubrrr::DetectCpuFeatures(),
+                           cpubrrr::kCpuAvx512 | cpubrrr::kCpuAvx512Vnni)) {
+    cpubrrr::g_vnni_macs = cpubrrr::MeasureVnniPeakMacsPerSecond(3);
+  }
+  std::printf(
+      "read bandwidth, 1 thread: %.2f GB/s per CPU second (%.2f GB/s wall clock); "
+      "vpdpbusd peak: %.1f G int8 MAC per CPU second\n",
+      cpu_gbs, wall_gbs, cpubrrr::g_vnni_macs / 1e9);
+  cpubrrr::RegisterAll();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,83 @@
+// POD table of one MXFP4 x Q8_0 kernel variant, and the entry points each variant defines.
+#ifndef CPUBRRR_KERNELS_MXFP4_MXFP4_KERNELS_H_
+#define CPUBRRR_KERNELS_MXFP4_MXFP4_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "quant/mxfp4.h"
+#include "quant/q8_0.h"
+
+namespace cpubrrr {
+
+// Writes y[r] = dot(row r of w, x) for r < rows. Row r starts at w + r * row_stride and
+// holds n_blocks MXFP4 blocks; x holds n_blocks Q8_0 blocks (from the Q8_0 activation
+// quantizer). Preconditions: row_stride >= n_blocks; no activation quant is -128.
+using Mxfp4GemvFn = void (*)(const BlockMxfp4* w, size_t row_stride, size_t rows,
+                             const BlockQ8_0* x, size_t n_blocks, float* y);
+
+// Writes y[t * y_stride + r] = dot(row r of w, x + t * x_stride) for r < rows and
+// t < n_tokens, decoding each weight block once per tile of tokens. Strides count
+// blocks (x) and floats (y). Preconditions as for the gemv.
+using Mxfp4GemmFn = void (*)(const BlockMxfp4* w, size_t row_stride, size_t rows,
+                             const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
+                             size_t n_blocks, float* y, size_t y_stride);
+
+// One variant: its name, the CpuFeature bits it needs (kernels/common/cpu_features.h)
+// and its entry points. Every pointer is non-null.
+struct Mxfp4Kernels {
+  const char* name;
+  uint32_t required;
+  Mxfp4GemvFn gemv;
+  Mxfp4GemmFn gemm;
+};
+
+// Entry points of the variant libraries (:mxfp4_ref, :mxfp4_hwy, :mxfp4_avx512 on
+// x86-64, :mxfp4_neon on aarch64). Declared for every target; only built ones exist.
+void GemvMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t n_blocks, float* y);
+void GemmMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                  size_t y_stride);
+
+void GemvMxfp4Hwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t n_blocks, float* y);
+void GemmMxfp4Hwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                  size_t y_stride);
+
+void GemvMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+                     const BlockQ8_0* x, size_t n_blocks, float* y);
+void GemmMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+                     const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
+                     size_t n_blocks, float* y, size_t y_stride);
+
+void GemvMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                   size_t n_blocks, float* y);
+void GemmMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                   size_t y_stride);
+
+// Rows interleaved per block for one sequential weight stream: group g (rows 4g..4g+3)
+// stores block b of its rows at out[(g * n_blocks + b) * 4 + i]; a last partial group is
+// padded with all-zero blocks. Writes Mxfp4RepackedBlocks(rows, n_blocks) blocks.
+inline constexpr size_t kMxfp4RepackRows = 4;
+
+inline constexpr size_t Mxfp4RepackedBlocks(size_t rows, size_t n_blocks) {
+  return (rows + kMxfp4RepackRows - 1) / kMxfp4RepackRows * kMxfp4RepackRows * n_blocks;
+}
+
+// Copies rows x n_blocks blocks of the row-major w (rows row_stride apart) into the
+// interleaved layout above.
+void RepackMxfp4Rows(const BlockMxfp4* w, size_t row_stride, size_t rows, size_t n_blocks,
+                     BlockMxfp4* out);
+
+// Writes y[r] = dot(row r, x) for r < rows from weights repacked by RepackMxfp4Rows (same
+// rows and n_blocks); results equal GemvMxfp4Avx512 on the original rows bit for bit.
+// Needs AVX-512 VNNI; x86-64 only.
+void GemvMxfp4RepackedAvx512(const BlockMxfp4* packed, size_t rows, const BlockQ8_0* x,
+                             size_t n_blocks, float* y);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_KERNELS_MXFP4_MXFP4_KERNELS_H_

@@ -1,0 +1,33 @@
+// The MXFP4 x Q8_0 variant list in priority order, and the pick for this CPU.
+#include "kernels/common/cpu_features.h"
+#include "kernels/mxfp4/mxfp4.h"
+
+namespace cpubrrr {
+namespace {
+
+constexpr Mxfp4Kernels kVariants[] = {
+#if defined(__aarch64__)
+    {"neon_dot", kCpuNeon | kCpuNeonDot, GemvMxfp4Neon, GemmMxfp4Neon},
+#endif
+#if defined(__x86_64__)
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvMxfp4Avx512, GemmMxfp4Avx512},
+#endif
+    {"hwy", kCpuNone, GemvMxfp4Hwy, GemmMxfp4Hwy},
+    {"ref", kCpuNone, GemvMxfp4Ref, GemmMxfp4Ref},
+};
+
+}  // namespace
+
+std::span<const Mxfp4Kernels> AllMxfp4Variants() { return kVariants; }
+
+const Mxfp4Kernels& BestMxfp4Kernels() {
+  static const Mxfp4Kernels* best = [] {
+    for (const Mxfp4Kernels& k : kVariants) {
+      if (HasFeatures(DetectCpuFeatures(), k.required)) return &k;
+    }
+    return &kVariants[std::size(kVariants) - 1];
+  }();
+  return *best;
+}
+
+}  // namespace cpubrrr

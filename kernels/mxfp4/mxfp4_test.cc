@@ -1,0 +1,252 @@
+// Checks every MXFP4 x Q8_0 variant against the scalar oracle: bit-exact where every
+// float step is exact, within the derived bound (dot_test_util.h) on realistic inputs.
+#include "kernels/mxfp4/mxfp4.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/common/cpu_features.h"
+#include "kernels/common/dot_test_util.h"
+#include "quant/fp16.h"
+
+namespace cpubrrr {
+namespace {
+
+using testing::kKernelSeed;
+
+// Weights: rows x row_stride blocks with random codes and exponents in [e_lo, e_hi].
+std::vector<BlockMxfp4> RandomWeights(size_t rows, size_t row_stride, int e_lo, int e_hi,
+                                      std::mt19937& rng) {
+  std::uniform_int_distribution<int> byte(0, 255), e(e_lo, e_hi);
+  std::vector<BlockMxfp4> w(rows * row_stride);
+  for (BlockMxfp4& b : w) {
+    b.e = static_cast<uint8_t>(e(rng));
+    for (uint8_t& q : b.qs) q = static_cast<uint8_t>(byte(rng));
+  }
+  return w;
+}
+
+// Returns sum_b |2^(e-128) d_x| sum_i |w_i x_i| for one row: the A of DotErrorBound,
+// and, through min_unit, the smallest power of two dividing every block term.
+double AbsSum(const BlockMxfp4* w, const BlockQ8_0* x, size_t n_blocks, double* min_unit) {
+  double a = 0.0;
+  *min_unit = INFINITY;
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const double d = std::ldexp(1.0, w[b].e - 128) * Fp16ToFp32(x[b].d);
+    int64_t s = 0;
+    for (int j = 0; j < 16; ++j) {
+      s += std::abs(kMxfp4DoubledValues[w[b].qs[j] & 15] * x[b].qs[j]);
+      s += std::abs(kMxfp4DoubledValues[w[b].qs[j] >> 4] * x[b].qs[j + 16]);
+    }
+    a += std::fabs(d) * static_cast<double>(s);
+    *min_unit = std::fmin(*min_unit, std::fabs(d));
+  }
+  return a;
+}
+
+struct Case {
+  size_t rows, row_stride, n_blocks, n_tokens;
+};
+
+std::string Describe(const Case& c) {
+  return "rows " + std::to_string(c.rows) + ", row_stride " + std::to_string(c.row_stride) +
+         ", n_blocks " + std::to_string(c.n_blocks) + ", n_tokens " +
+         std::to_string(c.n_tokens) + ", seed " + std::to_string(kKernelSeed);
+}
+
+class Mxfp4Test : public ::testing::TestWithParam<Mxfp4Kernels> {
+ protected:
+  void SetUp() override {
+    if (!HasFeatures(DetectCpuFeatures(), GetParam().required)) {
+      GTEST_SKIP() << GetParam().name << " needs " << CpuFeatureNames(GetParam().required)
+                   << "; this CPU has " << CpuFeatureNames(DetectCpuFeatures());
+    }
+  }
+
+  // Runs gemv (n_tokens == 1 also through gemm) and gemm of the variant and the oracle
+  // on w and x (n_tokens activation rows, x_stride apart) and compares: bit for bit when
+  // `exact`, which the check first proves (every term a multiple of min_unit and every
+  // partial sum below 2^24 units), else within DotErrorBound.
+  void Compare(const Case& c, const std::vector<BlockMxfp4>& w,
+               const std::vector<BlockQ8_0>& x, size_t x_stride, bool exact) {
+    const Mxfp4Kernels& k = GetParam();
+    const size_t y_stride = c.rows + 2;
+    const float kCanary = -1234.5f;
+    std::vector<float> want(c.n_tokens * y_stride, kCanary), got_gemm(want), got_gemv(want);
+    GemmMxfp4Ref(w.data(), c.row_stride, c.rows, x.data(), x_stride, c.n_tokens, c.n_blocks,
+                 want.data(), y_stride);
+    k.gemm(w.data(), c.row_stride, c.rows, x.data(), x_stride, c.n_tokens, c.n_blocks,
+           got_gemm.data(), y_stride);
+    for (size_t t = 0; t < c.n_tokens; ++t) {
+      k.gemv(w.data(), c.row_stride, c.rows, x.data() + t * x_stride, c.n_blocks,
+             got_gemv.data() + t * y_stride);
+    }
+    for (size_t t = 0; t < c.n_tokens; ++t) {
+      for (size_t r = 0; r < y_stride; ++r) {
+        const size_t i = t * y_stride + r;
+        if (r >= c.rows) {
+          ASSERT_EQ(got_gemm[i], kCanary) << "gemm wrote past rows; " << Describe(c);
+          ASSERT_EQ(got_gemv[i], kCanary) << "gemv wrote past rows; " << Describe(c);
+          continue;
+        }
+        double unit = 0;
+        const double a = AbsSum(w.data() + r * c.row_stride, x.data() + t * x_stride,
+                                c.n_blocks, &unit);
+        if (exact) {
+          ASSERT_LT(a, std::ldexp(unit, 24)) << "inputs not exact; " << Describe(c);
+          uint32_t wb, gb, vb;
+          std::memcpy(&wb, &want[i], 4);
+          std::memcpy(&gb, &got_gemm[i], 4);
+          std::memcpy(&vb, &got_gemv[i], 4);
+          ASSERT_EQ(gb, wb) << "gemm " << got_gemm[i] << " vs " << want[i] << " at t " << t
+                            << " r " << r << "; " << Describe(c);
+          ASSERT_EQ(vb, wb) << "gemv " << got_gemv[i] << " vs " << want[i] << " at t " << t
+                            << " r " << r << "; " << Describe(c);
+        } else {
+          const double bound = testing::DotErrorBound(a, c.n_blocks);
+          ASSERT_LE(std::fabs(double{got_gemm[i]} - want[i]), bound)
+              << "gemm at t " << t << " r " << r << "; " << Describe(c);
+          ASSERT_LE(std::fabs(double{got_gemv[i]} - want[i]), bound)
+              << "gemv at t " << t << " r " << r << "; " << Describe(c);
+        }
+      }
+    }
+  }
+};
+
+// Exponents 127..128 and activation scales 1/2..1 keep every block term a multiple of
+// 2^-2 below 2^16, so up to 64 blocks every float step is exact.
+TEST_P(Mxfp4Test, BitExactOnExactInputsAcrossShapes) {
+  std::mt19937 rng(kKernelSeed);
+  std::uniform_int_distribution<int> dk(-1, 0);
+  // Row counts around the tiles (4 for gemv, 2 or 4 rows x 4 tokens for gemm); odd row
+  // counts get a padded row stride.
+  for (size_t n_blocks : {1, 2, 3, 4, 5, 8, 9, 16, 17, 64}) {
+    for (size_t rows : {1, 3, 4, 5, 9, 13}) {
+      for (size_t n_tokens : {1, 4, 5, 17}) {
+        const Case c{rows, n_blocks + (rows % 2 ? 3 : 0), n_blocks, n_tokens};
+        const auto w = RandomWeights(rows, c.row_stride, 127, 128, rng);
+        const size_t x_stride = n_blocks + 1;
+        std::vector<BlockQ8_0> x(n_tokens * x_stride);
+        for (auto& b : x) b = testing::RandomQ8_0Blocks(1, testing::Fp16PowerOfTwo(dk(rng)), rng)[0];
+        Compare(c, w, x, x_stride, /*exact=*/true);
+      }
+    }
+  }
+}
+
+TEST_P(Mxfp4Test, EveryTokenCountUpTo17) {
+  std::mt19937 rng(kKernelSeed + 1);
+  for (size_t n_tokens = 1; n_tokens <= 17; ++n_tokens) {
+    const Case c{11, 10, 10, n_tokens};
+    const auto w = RandomWeights(c.rows, c.row_stride, 127, 128, rng);
+    const auto x = testing::RandomQ8_0Blocks(n_tokens * c.n_blocks, 0x3C00, rng);
+    Compare(c, w, x, c.n_blocks, /*exact=*/true);
+  }
+}
+
+// Realistic: gpt-oss width (90 blocks), exponents over a wide range, activations from
+// the quantizer applied to normal floats with per-block scales.
+TEST_P(Mxfp4Test, WithinBoundOnRealisticInputs) {
+  std::mt19937 rng(kKernelSeed + 2);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_int_distribution<int> pow2(-6, 6);
+  for (size_t n_tokens : {1, 7, 16}) {
+    const Case c{37, 90, 90, n_tokens};
+    const auto w = RandomWeights(c.rows, c.row_stride, 100, 140, rng);
+    std::vector<float> xf(n_tokens * c.n_blocks * 32);
+    for (size_t i = 0; i < xf.size(); i += 32) {
+      const float s = std::ldexp(1.0f, pow2(rng));
+      for (size_t j = i; j < i + 32; ++j) xf[j] = normal(rng) * s;
+    }
+    std::vector<BlockQ8_0> x(n_tokens * c.n_blocks);
+    QuantizeRowQ8_0(xf.data(), x.data(), static_cast<int64_t>(xf.size()));
+    Compare(c, w, x, c.n_blocks, /*exact=*/false);
+  }
+}
+
+TEST_P(Mxfp4Test, AllZeroBlocksGiveZero) {
+  std::mt19937 rng(kKernelSeed + 3);
+  const Case c{9, 17, 17, 5};
+  auto w = RandomWeights(c.rows, c.row_stride, 0, 255, rng);
+  for (size_t i = 0; i < w.size(); ++i) {
+    // Codes 0 and 8 are +0 and -0; mix them, and zero every other block only in row 0.
+    if (i >= c.row_stride || i % 2 == 0) std::memset(w[i].qs, i % 3 ? 0x00 : 0x88, 16);
+  }
+  auto x = testing::RandomQ8_0Blocks(c.n_tokens * c.n_blocks, 0xBC00, rng);
+  for (size_t i = 0; i < x.size(); i += 4) std::memset(x[i].qs, 0, 32);
+  Compare(c, w, x, c.n_blocks, /*exact=*/false);
+}
+
+// Every exponent 0..255: one exponent per row, activation scale 1 below e = 128 and
+// 2^-14 from there (so the largest result, 2^113 * 2^22, stays finite); terms are
+// multiples of 2^(e-128) * d_x >= 2^-128, so every step stays exact.
+TEST_P(Mxfp4Test, BitExactOverEveryExponent) {
+  std::mt19937 rng(kKernelSeed + 4);
+  const Case c{5, 9, 9, 2};
+  for (int e = 0; e < 256; ++e) {
+    auto w = RandomWeights(c.rows, c.row_stride, e, e, rng);
+    const uint16_t d = e < 128 ? 0x3C00 : testing::Fp16PowerOfTwo(-14);
+    const auto x = testing::RandomQ8_0Blocks(c.n_tokens * c.n_blocks, d, rng);
+    SCOPED_TRACE("e = " + std::to_string(e));
+    Compare(c, w, x, c.n_blocks, /*exact=*/true);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, Mxfp4Test, ::testing::ValuesIn(AllMxfp4Variants()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// The repacked gemv (rows interleaved per block) against the oracle on the original
+// rows: bit-exact on exact inputs, within the bound on realistic ones, for row counts
+// around the 4-row groups and padded row strides.
+TEST(Mxfp4Repacked, MatchesOracle) {
+#if defined(__x86_64__)
+  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) {
+    GTEST_SKIP() << "needs avx512 avx512vnni; this CPU has " << CpuFeatureNames(DetectCpuFeatures());
+  }
+  std::mt19937 rng(kKernelSeed + 5);
+  for (bool exact : {true, false}) {
+    for (size_t rows : {1, 3, 4, 5, 8, 9, 13}) {
+      for (size_t n_blocks : {1, 2, 9, 17, 90}) {
+        const size_t row_stride = n_blocks + rows % 2;
+        const auto w = exact ? RandomWeights(rows, row_stride, 127, 128, rng)
+                             : RandomWeights(rows, row_stride, 100, 140, rng);
+        const auto x = testing::RandomQ8_0Blocks(n_blocks, exact ? 0x3C00 : 0x2E66, rng);
+        std::vector<BlockMxfp4> packed(Mxfp4RepackedBlocks(rows, n_blocks));
+        RepackMxfp4Rows(w.data(), row_stride, rows, n_blocks, packed.data());
+        std::vector<float> want(rows), got(rows + 1, -1234.5f);
+        GemvMxfp4Ref(w.data(), row_stride, rows, x.data(), n_blocks, want.data());
+        GemvMxfp4RepackedAvx512(packed.data(), rows, x.data(), n_blocks, got.data());
+        ASSERT_EQ(got[rows], -1234.5f) << "wrote past rows";
+        for (size_t r = 0; r < rows; ++r) {
+          double unit = 0;
+          const double a = AbsSum(w.data() + r * row_stride, x.data(), n_blocks, &unit);
+          const Case c{rows, row_stride, n_blocks, 1};
+          if (exact && a < std::ldexp(unit, 24)) {
+            ASSERT_EQ(got[r], want[r]) << "row " << r << "; " << Describe(c);
+          } else {
+            ASSERT_LE(std::fabs(double{got[r]} - want[r]), testing::DotErrorBound(a, n_blocks))
+                << "row " << r << "; " << Describe(c);
+          }
+        }
+      }
+    }
+  }
+#else
+  GTEST_SKIP() << "the repacked gemv exists for AVX-512 VNNI (x86-64) only";
+#endif
+}
+
+TEST(Mxfp4Registry, RefIsLastAndBestIsSupported) {
+  const auto all = AllMxfp4Variants();
+  ASSERT_FALSE(all.empty());
+  EXPECT_STREQ(all.back().name, "ref");
+  EXPECT_TRUE(HasFeatures(DetectCpuFeatures(), BestMxfp4Kernels().required));
+}
+
+}  // namespace
+}  // namespace cpubrrr

@@ -1,0 +1,128 @@
+// Google Benchmark of every Q8_0 variant on gpt-oss attention and output shapes, hot and
+// cold, and of the activation quantizer,
+// with GB/s, the share of this run's single-thread read bandwidth and of the VNNI peak.
+// Rates are per second of thread CPU time (Google Benchmark's default), and so are the
+// yardsticks, because the shared machine preempts wall-clock runs. The read bandwidth is
+// measured once at start-up (printed, with MeasureReadBandwidthGBs's wall-clock figure)
+// and again before each benchmark, which pct_of_bw divides by.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "kernels/common/bench_util.h"
+#include "kernels/common/cpu_features.h"
+#include "kernels/common/read_bandwidth.h"
+#include "kernels/common/vnni_peak.h"
+#include "kernels/q8_0/q8_0.h"
+
+namespace cpubrrr {
+namespace {
+
+double g_vnni_macs = 0.0;  // int8 MACs per second of vpdpbusd, measured at start-up
+
+struct Shape {
+  const char* name;
+  size_t rows, cols;
+};
+
+// gpt-oss-20b matrices that Q8_0 files store as Q8_0: the query projection (64 heads x 64
+// rows by d = 2880) and the output head (vocabulary rows by d).
+constexpr Shape kShapes[] = {{"attn_4096x2880", 4096, 2880}, {"output_201088x2880", 201088, 2880}};
+
+// Runs one variant on one shape: gemv (n_tokens 1) or gemm, over hot rows (a slice that
+// fits in L2) or cold copies (cycled, > 256 MiB in total).
+void Run(benchmark::State& state, const Q8_0Kernels& k, Shape shape, size_t n_tokens,
+         bool cold) {
+  const size_t n_blocks = shape.cols / kQ8_0BlockSize;
+  const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockQ8_0));
+  auto fix = [](BlockQ8_0& b) { b.d = 0x2000; };
+  const auto set = bench::MakeWeightSet<BlockQ8_0>(rows, n_blocks, cold ? bench::kColdBytes : 0, fix);
+  std::vector<BlockQ8_0> x(n_tokens * n_blocks);
+  bench::FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
+    b.d = 0x2000;
+    for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
+  });
+  std::vector<float> y(n_tokens * rows);
+  // The yardstick is measured right before the timed loop: on a shared machine the
+  // bandwidth left to this thread drifts during a run.
+  const double read_gbs = bench::MeasureReadBandwidthCpuGBs(size_t{256} << 20, 3);
+  size_t i = 0;
+  for (auto _ : state) {
+    const BlockQ8_0* w = set.Matrix(i++);
+    if (n_tokens == 1) {
+      k.gemv(w, n_blocks, rows, x.data(), n_blocks, y.data());
+    } else {
+      k.gemm(w, n_blocks, rows, x.data(), n_blocks, n_tokens, n_blocks, y.data(), rows);
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+  const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockQ8_0) +
+                                           x.size() * sizeof(BlockQ8_0));
+  const double macs = static_cast<double>(rows) * shape.cols * n_tokens;
+  using C = benchmark::Counter;
+  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
+  state.counters["read_GB/s"] = read_gbs;
+  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
+  if (g_vnni_macs > 0 && n_tokens > 1) {
+    state.counters["pct_of_vnni"] = C(macs / g_vnni_macs * 100, C::kIsIterationInvariantRate);
+  }
+  state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
+}
+
+// Quantizes one gpt-oss activation row (2880 floats) per iteration; GB/s of f32 input.
+void Quantize(benchmark::State& state, const Q8_0Kernels& k) {
+  constexpr size_t kBlocks = 2880 / kQ8_0BlockSize;
+  std::vector<float> x(kBlocks * kQ8_0BlockSize);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 7919 % 2001) - 1000) * 1e-3f;
+  std::vector<BlockQ8_0> y(kBlocks);
+  for (auto _ : state) {
+    k.quantize(x.data(), y.data(), kBlocks);
+    benchmark::DoNotOptimize(y.data());
+  }
+  using C = benchmark::Counter;
+  state.counters["GB/s"] = C(x.size() * sizeof(float) / 1e9, C::kIsIterationInvariantRate);
+}
+
+void RegisterAll() {
+  const CpuFeatures have = DetectCpuFeatures();
+  for (const Q8_0Kernels& k : AllQ8_0Variants()) {
+    if (!HasFeatures(have, k.required)) continue;
+    benchmark::RegisterBenchmark((std::string("q8_0/") + k.name + "/quantize_2880").c_str(),
+                                 [&k](benchmark::State& st) { Quantize(st, k); });
+    for (const Shape& s : kShapes) {
+      for (size_t n_tokens : {size_t{1}, size_t{16}}) {
+        for (bool cold : {false, true}) {
+          // The scalar oracle is for correctness; time it hot only.
+          if (cold && std::string(k.name) == "ref") continue;
+          const std::string name = std::string("q8_0/") + k.name + "/" + s.name +
+                                   (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
+          benchmark::RegisterBenchmark(name.c_str(), [&k, s, n_tokens, cold](benchmark::State& st) {
+            Run(st, k, s, n_tokens, cold);
+          })->Unit(benchmark::kMicrosecond);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cpubrrr
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  const double wall_gbs = cpubrrr::MeasureReadBandwidthGBs(size_t{1} << 30, 5);
+  const double cpu_gbs = cpubrrr::bench::MeasureReadBandwidthCpuGBs(size_t{1} << 30, 5);
+  if (cpubrrr::HasFeatures(cpubrrr::DetectCpuFeatures(),
+                           cpubrrr::kCpuAvx512 | cpubrrr::kCpuAvx512Vnni)) {
+    cpubrrr::g_vnni_macs = cpubrrr::MeasureVnniPeakMacsPerSecond(3);
+  }
+  std::printf(
+      "read bandwidth, 1 thread: %.2f GB/s per CPU second (%.2f GB/s wall clock); "
+      "vpdpbusd peak: %.1f G int8 MAC per CPU second\n",
+      cpu_gbs, wall_gbs, cpubrrr::g_vnni_macs / 1e9);
+  cpubrrr::RegisterAll();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

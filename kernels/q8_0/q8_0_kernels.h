@@ -1,0 +1,72 @@
+// POD table of one Q8_0 kernel variant, and the entry points each variant library defines.
+#ifndef CPUBRRR_KERNELS_Q8_0_Q8_0_KERNELS_H_
+#define CPUBRRR_KERNELS_Q8_0_Q8_0_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "quant/q8_0.h"
+
+namespace cpubrrr {
+
+// Quantizes n_blocks * 32 floats of x into n_blocks Q8_0 blocks, bit-identical to
+// QuantizeRowQ8_0. Preconditions: every x is finite, and each block's max|x| is 0 or at
+// least 2^-100 (so 127 / max|x| is a finite float).
+using Q8_0QuantizeFn = void (*)(const float* x, BlockQ8_0* y, size_t n_blocks);
+
+// Writes y[r] = dot(row r of w, x) for r < rows. Row r starts at w + r * row_stride
+// and holds n_blocks blocks; x holds n_blocks blocks. Preconditions: row_stride >=
+// n_blocks; no activation quant is -128 (QuantizeRowQ8_0 yields -127..127).
+using Q8_0GemvFn = void (*)(const BlockQ8_0* w, size_t row_stride, size_t rows,
+                            const BlockQ8_0* x, size_t n_blocks, float* y);
+
+// Writes y[t * y_stride + r] = dot(row r of w, x + t * x_stride) for r < rows and
+// t < n_tokens, reading each weight block once per tile of tokens. Strides count
+// blocks (x) and floats (y). Preconditions as for the gemv.
+using Q8_0GemmFn = void (*)(const BlockQ8_0* w, size_t row_stride, size_t rows,
+                            const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
+                            size_t n_blocks, float* y, size_t y_stride);
+
+// One variant: its name, the CpuFeature bits it needs (kernels/common/cpu_features.h)
+// and its entry points. Every pointer is non-null.
+struct Q8_0Kernels {
+  const char* name;
+  uint32_t required;
+  Q8_0QuantizeFn quantize;
+  Q8_0GemvFn gemv;
+  Q8_0GemmFn gemm;
+};
+
+// Entry points of the variant libraries (:q8_0_ref, :q8_0_hwy, :q8_0_avx512 on x86-64,
+// :q8_0_neon on aarch64). Declared for every target; only built ones are defined.
+void QuantizeQ8_0Ref(const float* x, BlockQ8_0* y, size_t n_blocks);
+void GemvQ8_0Ref(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                 size_t n_blocks, float* y);
+void GemmQ8_0Ref(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                 size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                 size_t y_stride);
+
+void QuantizeQ8_0Hwy(const float* x, BlockQ8_0* y, size_t n_blocks);
+void GemvQ8_0Hwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                 size_t n_blocks, float* y);
+void GemmQ8_0Hwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                 size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                 size_t y_stride);
+
+void QuantizeQ8_0Avx512(const float* x, BlockQ8_0* y, size_t n_blocks);
+void GemvQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                    size_t n_blocks, float* y);
+void GemmQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                    size_t y_stride);
+
+void QuantizeQ8_0Neon(const float* x, BlockQ8_0* y, size_t n_blocks);
+void GemvQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t n_blocks, float* y);
+void GemmQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                  size_t y_stride);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_KERNELS_Q8_0_Q8_0_KERNELS_H_

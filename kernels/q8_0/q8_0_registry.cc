@@ -1,0 +1,34 @@
+// The Q8_0 variant list in priority order, and the pick for this CPU.
+#include "kernels/common/cpu_features.h"
+#include "kernels/q8_0/q8_0.h"
+
+namespace cpubrrr {
+namespace {
+
+constexpr Q8_0Kernels kVariants[] = {
+#if defined(__aarch64__)
+    {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, GemvQ8_0Neon, GemmQ8_0Neon},
+#endif
+#if defined(__x86_64__)
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, GemvQ8_0Avx512,
+     GemmQ8_0Avx512},
+#endif
+    {"hwy", kCpuNone, QuantizeQ8_0Hwy, GemvQ8_0Hwy, GemmQ8_0Hwy},
+    {"ref", kCpuNone, QuantizeQ8_0Ref, GemvQ8_0Ref, GemmQ8_0Ref},
+};
+
+}  // namespace
+
+std::span<const Q8_0Kernels> AllQ8_0Variants() { return kVariants; }
+
+const Q8_0Kernels& BestQ8_0Kernels() {
+  static const Q8_0Kernels* best = [] {
+    for (const Q8_0Kernels& k : kVariants) {
+      if (HasFeatures(DetectCpuFeatures(), k.required)) return &k;
+    }
+    return &kVariants[std::size(kVariants) - 1];
+  }();
+  return *best;
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,54 @@
+// Activations of a batch of tokens in f32 and quantized into the weights' pair formats.
+#ifndef CPUBRRR_MODELS_COMMON_ACTIVATION_BATCH_H_
+#define CPUBRRR_MODELS_COMMON_ACTIVATION_BATCH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "quant/ggml_type.h"
+#include "quant/q8_0.h"
+#include "quant/q8_k.h"
+#include "runtime/threading/worker_pool.h"
+
+namespace cpubrrr {
+
+// The activation format a weight type is multiplied with: Q8_0 for MXFP4 and Q8_0,
+// Q8_K for Q4_K and Q6_K, f32 for float weights (as llama.cpp's vec_dot_type, except
+// that f16/bf16 weights see f32 activations here).
+enum class ActFormat { kF32, kQ8_0, kQ8K };
+ActFormat ActFormatFor(GgmlType weight_type);
+
+// `rows` activation vectors of `cols` floats. Row i's f32 values are written by the
+// caller (mutable_f32), then Quantize fills the quantized copy a consumer needs, together
+// with its decoded values (what an integer kernel effectively multiplies with).
+class ActivationBatch {
+ public:
+  // Precondition: cols is a multiple of 32 (of 256 when `need_q8k`).
+  ActivationBatch(int rows, int64_t cols, bool need_q8_0, bool need_q8k);
+
+  int rows() const { return rows_; }
+  int64_t cols() const { return cols_; }
+  float* mutable_f32(int row) { return f32_.data() + row * cols_; }
+  const float* f32(int row) const { return f32_.data() + row * cols_; }
+  const BlockQ8_0* q8_0(int row) const { return q8_0_.data() + row * (cols_ / 32); }
+  const BlockQ8K* q8k(int row) const { return q8k_.data() + row * (cols_ / 256); }
+  // Returns the values a matvec in `format` sees: f32 itself or the decoded quants.
+  const float* Values(int row, ActFormat format) const;
+
+  // Quantizes columns `cols` of row `row` into `format` (a no-op for kF32).
+  // Precondition: cols is aligned to the format's block (32 or 256) at both ends.
+  void Quantize(int row, Range cols, ActFormat format);
+
+ private:
+  int rows_;
+  int64_t cols_;
+  std::vector<float> f32_;
+  std::vector<BlockQ8_0> q8_0_;
+  std::vector<float> q8_0_values_;
+  std::vector<BlockQ8K> q8k_;
+  std::vector<float> q8k_values_;
+};
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_MODELS_COMMON_ACTIVATION_BATCH_H_

@@ -1,0 +1,481 @@
+// One WorkerPool::Run per chunk of tokens runs every layer; stages are separated by
+// ctx.Sync() and each stage splits its rows, heads or tokens with ctx.Share().
+#include "models/common/moe_model.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "models/common/activation_batch.h"
+#include "models/common/dequantize_row.h"
+#include "models/common/f32_ops.h"
+#include "models/common/linear.h"
+#include "quant/fp16.h"
+#include "runtime/gguf/str_cat.h"
+#include "runtime/threading/worker_pool.h"
+
+namespace cpubrrr {
+namespace {
+
+// Returns the elements of the pair format's block (1 for f32).
+size_t FormatBlock(ActFormat f) {
+  return f == ActFormat::kQ8_0 ? 32 : f == ActFormat::kQ8K ? 256 : 1;
+}
+
+// Returns the intersection of `r` with [begin, end), shifted to start at 0.
+Range Clip(Range r, size_t begin, size_t end) {
+  const size_t b = std::clamp(r.begin, begin, end), e = std::clamp(r.end, begin, end);
+  return {b - begin, e - begin};
+}
+
+class MoeSession : public Session {
+ public:
+  MoeSession(const void* owner, KvCache cache, uint32_t context, uint32_t rewind_limit,
+             int n_workers)
+      : owner_(owner), cache_(std::move(cache)), context_(context), rewind_limit_(rewind_limit),
+        scores_(n_workers, std::vector<float>(context)) {}
+
+  uint32_t position() const override { return position_; }
+  uint32_t context_length() const override { return context_; }
+  absl::Status Truncate(uint32_t position) override {
+    if (position > position_) {
+      return absl::OutOfRangeError(Cat("cannot truncate to ", position, ": the session holds ",
+                                       position_, " positions"));
+    }
+    if (position_ - position > rewind_limit_) {
+      return absl::FailedPreconditionError(
+          Cat("cannot rewind ", position_ - position, " positions: sliding-window layers keep only ",
+              rewind_limit_, " positions beyond their window"));
+    }
+    position_ = position;
+    return absl::OkStatus();
+  }
+
+  const void* owner() const { return owner_; }
+  KvCache& cache() { return cache_; }
+  float* scores(int worker) { return scores_[worker].data(); }
+  void Advance(uint32_t n) { position_ += n; }
+
+ private:
+  const void* owner_;
+  KvCache cache_;
+  uint32_t context_;
+  uint32_t rewind_limit_;
+  uint32_t position_ = 0;
+  std::vector<std::vector<float>> scores_;  // per worker, attention scores of one head
+};
+
+// Per-worker buffers: a decoded weight row, gate/up outputs of one expert, and the
+// expert -> (token, slot) lists every worker derives identically from the routing.
+struct WorkerScratch {
+  std::vector<float> row;
+  std::vector<float> gate, up;
+  std::vector<std::vector<int32_t>> entries;  // per expert: t * k + slot, ascending
+  std::vector<int32_t> tokens, local;
+};
+
+class MoeModel : public Model {
+ public:
+  MoeModel(GgufFile file, ModelConfig config, ModelWeights weights, const ModelOptions& options,
+           int n_threads);
+
+  const ModelInfo& info() const override { return info_; }
+  absl::StatusOr<std::unique_ptr<Session>> NewSession(uint32_t context_length) override;
+  absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
+                       absl::Span<float> logits) override;
+
+ private:
+  // Runs `n` tokens at positions pos0.. through every layer in one WorkerPool::Run,
+  // writing next-token logits after the last one when `logits` is not null.
+  void Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t pos0, float* logits);
+  void Attention(const WorkerContext& ctx, MoeSession& session, uint32_t il, int n, uint32_t pos0);
+  void Route(int t);
+  void Experts(const WorkerContext& ctx, uint32_t il, int n);
+
+  GgufFile file_;
+  ModelConfig c_;
+  ModelWeights w_;
+  ModelOptions options_;
+  ModelInfo info_;
+  WorkerPool pool_;
+  std::vector<WorkerScratch> scratch_;
+  std::vector<int32_t> iota_;
+  // Activations of one chunk of up to kMaxBatchTokens tokens.
+  std::vector<float> x_, q_, k_, v_, proj_, router_, sel_w_, eo_, rope_cos_, rope_sin_;
+  std::vector<int32_t> sel_ids_;
+  ActivationBatch act_d_, act_attn_, hidden_, act_out_;
+};
+
+// Returns whether any of `weights` needs activations in `format`.
+template <typename... W>
+bool Needs(ActFormat format, const W&... weights) {
+  return ((ActFormatFor(weights.type) == format) || ...);
+}
+
+bool LayersNeed(const ModelWeights& w, ActFormat f, int which) {
+  for (const LayerWeights& l : w.layers) {
+    if (which == 0 && Needs(f, l.wq, l.wk, l.wv, l.gate_exps, l.up_exps)) return true;
+    if (which == 1 && Needs(f, l.wo)) return true;
+    if (which == 2 && Needs(f, l.down_exps)) return true;
+  }
+  return false;
+}
+
+MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
+                   const ModelOptions& options, int n_threads)
+    : file_(std::move(file)),
+      c_(std::move(config)),
+      w_(std::move(weights)),
+      options_(options),
+      pool_(n_threads),
+      act_d_(kMaxBatchTokens, c_.n_embd, LayersNeed(w_, ActFormat::kQ8_0, 0),
+             LayersNeed(w_, ActFormat::kQ8K, 0)),
+      act_attn_(kMaxBatchTokens, c_.q_dim(), LayersNeed(w_, ActFormat::kQ8_0, 1),
+                LayersNeed(w_, ActFormat::kQ8K, 1)),
+      hidden_(kMaxBatchTokens * c_.n_expert_used, c_.n_ff_exp,
+              LayersNeed(w_, ActFormat::kQ8_0, 2), LayersNeed(w_, ActFormat::kQ8K, 2)),
+      act_out_(1, c_.n_embd, Needs(ActFormat::kQ8_0, w_.output), Needs(ActFormat::kQ8K, w_.output)) {
+  const size_t U = kMaxBatchTokens, d = c_.n_embd, k = c_.n_expert_used;
+  x_.resize(U * d);
+  q_.resize(U * c_.q_dim());
+  k_.resize(U * c_.kv_dim());
+  v_.resize(U * c_.kv_dim());
+  proj_.resize(U * d);
+  router_.resize(U * c_.n_expert);
+  sel_ids_.resize(U * k);
+  sel_w_.resize(U * k);
+  eo_.resize(U * k * d);
+  rope_cos_.resize(U * c_.head_dim / 2);
+  rope_sin_.resize(U * c_.head_dim / 2);
+  iota_.resize(U * k);
+  std::iota(iota_.begin(), iota_.end(), 0);
+  const size_t widest = std::max({d, size_t{c_.q_dim()}, size_t{c_.n_ff_exp}});
+  scratch_.resize(n_threads);
+  for (WorkerScratch& s : scratch_) {
+    s.row.resize(widest);
+    s.gate.resize(U * c_.n_ff_exp);
+    s.up.resize(U * c_.n_ff_exp);
+    s.entries.resize(c_.n_expert);
+  }
+
+  info_.architecture = c_.architecture;
+  info_.name = c_.name;
+  info_.n_vocab = c_.n_vocab;
+  info_.n_ctx_train = c_.n_ctx_train;
+  for (const GgufTensor& t : file_.tensors()) info_.n_params += t.Elements();
+  info_.file_bytes = file_.data_offset();
+  for (const GgufTensor& t : file_.tensors()) info_.file_bytes = std::max<uint64_t>(info_.file_bytes, file_.data_offset() + t.offset + t.bytes);
+  uint64_t per_token = w_.output.bytes() + w_.token_embd.row_bytes;
+  for (const LayerWeights& l : w_.layers) {
+    per_token += l.wq.bytes() + l.wk.bytes() + l.wv.bytes() + l.wo.bytes() + l.router.bytes();
+    per_token += k * (l.gate_exps.bytes() + l.up_exps.bytes() + l.down_exps.bytes()) / c_.n_expert;
+  }
+  info_.bytes_per_token = per_token;
+  info_.derived_bytes = 0;  // every weight is used in place from the mapping
+}
+
+absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_length) {
+  const uint32_t ring = c_.sliding_window + kMaxBatchTokens - 1;
+  auto capacities = [&](uint32_t ctx) {
+    std::vector<uint32_t> cap(c_.n_layer);
+    for (uint32_t l = 0; l < c_.n_layer; ++l) cap[l] = c_.IsSlidingLayer(l) ? std::min(ctx, ring) : ctx;
+    return cap;
+  };
+  uint32_t ctx = context_length;
+  if (ctx == 0) {
+    // Default: the trained context, halved until the cache takes at most half of RAM.
+    const uint64_t ram = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    ctx = c_.n_ctx_train;
+    while (ctx > 4096 && KvCache::BytesFor(capacities(ctx), c_.kv_dim(), options_.kv_type) > ram / 2) ctx /= 2;
+  }
+  absl::StatusOr<KvCache> cache = KvCache::Create(capacities(ctx), c_.kv_dim(), options_.kv_type);
+  if (!cache.ok()) return cache.status();
+  const bool has_ring = c_.sliding_window != 0 && ctx > ring;
+  const uint32_t rewind_limit = has_ring ? kMaxBatchTokens : ctx;
+  return std::unique_ptr<Session>(
+      new MoeSession(this, *std::move(cache), ctx, rewind_limit, pool_.n_threads()));
+}
+
+absl::Status MoeModel::Forward(Session& session, absl::Span<const int32_t> tokens,
+                               absl::Span<float> logits) {
+  auto* s = dynamic_cast<MoeSession*>(&session);
+  if (s == nullptr || s->owner() != this) {
+    return absl::InvalidArgumentError("Forward: the session was not created by this model");
+  }
+  if (tokens.empty()) return absl::InvalidArgumentError("Forward: no tokens");
+  if (logits.size() != c_.n_vocab) {
+    return absl::InvalidArgumentError(Cat("Forward: logits holds ", logits.size(), " floats, the model has ",
+                                          c_.n_vocab, " tokens"));
+  }
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i] < 0 || static_cast<uint32_t>(tokens[i]) >= c_.n_vocab) {
+      return absl::InvalidArgumentError(Cat("Forward: token id ", tokens[i], " at index ", i,
+                                            " is outside the vocabulary [0, ", c_.n_vocab, ")"));
+    }
+  }
+  if (tokens.size() > s->context_length() - s->position()) {
+    return absl::OutOfRangeError(Cat("Forward: context full: the session holds ", s->context_length(),
+                                     " positions, ", s->position(), " are used and ", tokens.size(),
+                                     " more were given"));
+  }
+  for (size_t done = 0; done < tokens.size(); done += kMaxBatchTokens) {
+    const int n = static_cast<int>(std::min<size_t>(kMaxBatchTokens, tokens.size() - done));
+    const bool last = done + n == tokens.size();
+    Pass(*s, tokens.data() + done, n, s->position(), last ? logits.data() : nullptr);
+    s->Advance(n);
+  }
+  return absl::OkStatus();
+}
+
+void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t pos0,
+                    float* logits) {
+  const size_t d = c_.n_embd, qd = c_.q_dim(), kvd = c_.kv_dim(), half = c_.head_dim / 2;
+  pool_.Run([&](const WorkerContext& ctx) {
+    WorkerScratch& s = scratch_[ctx.index()];
+    const Range tok = ctx.Share(n);
+    for (size_t t = tok.begin; t < tok.end; ++t) {
+      DequantizeWeightRow(w_.token_embd, 0, tokens[t], x_.data() + t * d);
+      RopeCosSin(c_.rope, c_.head_dim, pos0 + t, rope_cos_.data() + t * half, rope_sin_.data() + t * half);
+    }
+    const absl::Span<const int32_t> all = absl::MakeConstSpan(iota_.data(), n);
+    for (uint32_t il = 0; il < c_.n_layer; ++il) {
+      const LayerWeights& l = w_.layers[il];
+      ctx.Sync();
+      // Attention norm, quantized once for q, k and v.
+      for (size_t t = tok.begin; t < tok.end; ++t) {
+        float* xn = act_d_.mutable_f32(t);
+        RmsNormMul(x_.data() + t * d, l.attn_norm, d, c_.rms_eps, xn);
+        for (const WeightMatrix* m : {&l.wq, &l.wk, &l.wv}) act_d_.Quantize(t, {0, d}, ActFormatFor(m->type));
+      }
+      ctx.Sync();
+      // q, k, v projections: the three matrices' rows form one range split across workers.
+      const Range rows = ctx.Share(qd + 2 * kvd);
+      const struct { const WeightMatrix& m; const float* bias; float* out; size_t begin, size; } proj[3] = {
+          {l.wq, l.bq, q_.data(), 0, qd}, {l.wk, l.bk, k_.data(), qd, kvd}, {l.wv, l.bv, v_.data(), qd + kvd, kvd}};
+      for (const auto& p : proj) {
+        const Range r = Clip(rows, p.begin, p.begin + p.size);
+        MatMulRows(p.m, 0, r, act_d_, all, all, p.out, p.size, s.row.data());
+        if (p.bias) {
+          for (int t = 0; t < n; ++t) {
+            for (size_t i = r.begin; i < r.end; ++i) p.out[t * p.size + i] += p.bias[i];
+          }
+        }
+      }
+      ctx.Sync();
+      Attention(ctx, session, il, n, pos0);
+      // Output projection and residual: each worker owns a range of x's columns.
+      const Range cols = ctx.Share(d);
+      MatMulRows(l.wo, 0, cols, act_attn_, all, all, proj_.data(), d, s.row.data());
+      for (int t = 0; t < n; ++t) {
+        for (size_t i = cols.begin; i < cols.end; ++i) x_[t * d + i] += proj_[t * d + i] + (l.bo ? l.bo[i] : 0.0f);
+      }
+      ctx.Sync();
+      // FFN norm, quantization for the experts, router in f32 on the unquantized norm.
+      for (size_t t = tok.begin; t < tok.end; ++t) {
+        RmsNormMul(x_.data() + t * d, l.ffn_norm, d, c_.rms_eps, act_d_.mutable_f32(t));
+        act_d_.Quantize(t, {0, d}, ActFormatFor(l.gate_exps.type));
+        act_d_.Quantize(t, {0, d}, ActFormatFor(l.up_exps.type));
+        const int32_t row = static_cast<int32_t>(t);
+        MatMulRows(l.router, 0, {0, c_.n_expert}, act_d_, {&row, 1}, {&row, 1}, router_.data(),
+                   c_.n_expert, s.row.data());
+        if (l.router_bias) {
+          for (uint32_t e = 0; e < c_.n_expert; ++e) router_[t * c_.n_expert + e] += l.router_bias[e];
+        }
+        Route(static_cast<int>(t));
+      }
+      ctx.Sync();
+      Experts(ctx, il, n);
+    }
+    if (logits == nullptr) return;
+    ctx.Sync();
+    if (ctx.index() == 0) {
+      RmsNormMul(x_.data() + (n - 1) * d, w_.output_norm, d, c_.rms_eps, act_out_.mutable_f32(0));
+      act_out_.Quantize(0, {0, d}, ActFormatFor(w_.output.type));
+    }
+    ctx.Sync();
+    const int32_t zero = 0;
+    MatMulRows(w_.output, 0, ctx.Share(c_.n_vocab), act_out_, {&zero, 1}, {&zero, 1}, logits, 0,
+               s.row.data());
+  });
+}
+
+// Writes sel_ids_ / sel_w_ of token t from its router logits: gpt-oss takes the top k
+// logits and a softmax over them; qwen3moe a softmax over all experts, the top k
+// probabilities, renormalized to sum 1 (llama.cpp's order of float operations).
+void MoeModel::Route(int t) {
+  const uint32_t ne = c_.n_expert, k = c_.n_expert_used;
+  float* logit = router_.data() + t * ne;
+  if (c_.arch == ModelArch::kQwen3Moe) {
+    const float mx = *std::max_element(logit, logit + ne);
+    double sum = 0;
+    for (uint32_t e = 0; e < ne; ++e) sum += (logit[e] = std::exp(logit[e] - mx));
+    const float inv = static_cast<float>(1.0 / sum);
+    for (uint32_t e = 0; e < ne; ++e) logit[e] *= inv;
+  }
+  int32_t* ids = sel_ids_.data() + t * k;
+  float* wts = sel_w_.data() + t * k;
+  std::vector<int32_t> order(ne);
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                    [&](int32_t a, int32_t b) { return logit[a] > logit[b] || (logit[a] == logit[b] && a < b); });
+  std::copy(order.begin(), order.begin() + k, ids);
+  if (c_.arch == ModelArch::kQwen3Moe) {
+    float sum = 0;
+    for (uint32_t j = 0; j < k; ++j) sum += logit[ids[j]];
+    for (uint32_t j = 0; j < k; ++j) wts[j] = logit[ids[j]] / sum;
+    return;
+  }
+  const float mx = logit[ids[0]];
+  double sum = 0;
+  for (uint32_t j = 0; j < k; ++j) sum += (wts[j] = std::exp(logit[ids[j]] - mx));
+  const float inv = static_cast<float>(1.0 / sum);
+  for (uint32_t j = 0; j < k; ++j) wts[j] *= inv;
+}
+
+// Stages 3-5 of a layer: q/k norms, RoPE and cache writes per head; attention per
+// (token, head); quantization of the attention output per token.
+void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t il, int n,
+                         uint32_t pos0) {
+  const LayerWeights& l = w_.layers[il];
+  const uint32_t hd = c_.head_dim, nh = c_.n_head, nkv = c_.n_head_kv, half = hd / 2;
+  const size_t qd = c_.q_dim(), kvd = c_.kv_dim();
+  KvCache& cache = session.cache();
+  const Range units = ctx.Share(static_cast<size_t>(n) * (nh + nkv));
+  for (size_t u = units.begin; u < units.end; ++u) {
+    const size_t t = u / (nh + nkv), h = u % (nh + nkv);
+    const float* cs = rope_cos_.data() + t * half;
+    const float* sn = rope_sin_.data() + t * half;
+    if (h < nh) {
+      float* head = q_.data() + t * qd + h * hd;
+      if (l.q_norm) RmsNormMul(head, l.q_norm, hd, c_.rms_eps, head);
+      ApplyRope(head, hd, cs, sn);
+    } else {
+      const size_t j = h - nh;
+      float* head = k_.data() + t * kvd + j * hd;
+      if (l.k_norm) RmsNormMul(head, l.k_norm, hd, c_.rms_eps, head);
+      ApplyRope(head, hd, cs, sn);
+      cache.Store(il, pos0 + t, j * hd, hd, head, v_.data() + t * kvd + j * hd);
+    }
+  }
+  ctx.Sync();
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  const uint32_t group = nh / nkv;
+  float* scores = session.scores(ctx.index());
+  const Range heads = ctx.Share(static_cast<size_t>(n) * nh);
+  for (size_t u = heads.begin; u < heads.end; ++u) {
+    const uint32_t t = u / nh, h = u % nh, kvh = h / group, pos = pos0 + t;
+    const uint32_t first = c_.IsSlidingLayer(il) && pos + 1 > c_.sliding_window ? pos + 1 - c_.sliding_window : 0;
+    const float* q = q_.data() + t * qd + h * hd;
+    float mx = l.sinks ? l.sinks[h] : -INFINITY;
+    for (uint32_t p = first; p <= pos; ++p) {
+      float dot = 0;
+      if (cache.type() == KvCacheType::kF32) {
+        const float* key = cache.Key<float>(il, p) + kvh * hd;
+        for (uint32_t i = 0; i < hd; ++i) dot += q[i] * key[i];
+      } else {
+        const uint16_t* key = cache.Key<uint16_t>(il, p) + kvh * hd;
+        for (uint32_t i = 0; i < hd; ++i) dot += q[i] * Fp16ToFp32(key[i]);
+      }
+      scores[p - first] = dot * scale;
+      mx = std::max(mx, scores[p - first]);
+    }
+    float sum = l.sinks ? std::exp(l.sinks[h] - mx) : 0.0f;
+    for (uint32_t p = first; p <= pos; ++p) sum += (scores[p - first] = std::exp(scores[p - first] - mx));
+    float* out = act_attn_.mutable_f32(t) + h * hd;
+    std::fill(out, out + hd, 0.0f);
+    for (uint32_t p = first; p <= pos; ++p) {
+      const float pw = scores[p - first];
+      if (cache.type() == KvCacheType::kF32) {
+        const float* val = cache.Value<float>(il, p) + kvh * hd;
+        for (uint32_t i = 0; i < hd; ++i) out[i] += pw * val[i];
+      } else {
+        const uint16_t* val = cache.Value<uint16_t>(il, p) + kvh * hd;
+        for (uint32_t i = 0; i < hd; ++i) out[i] += pw * Fp16ToFp32(val[i]);
+      }
+    }
+    const float inv = 1.0f / sum;
+    for (uint32_t i = 0; i < hd; ++i) out[i] *= inv;
+  }
+  ctx.Sync();
+  const ActFormat wo_format = ActFormatFor(l.wo.type);
+  const Range tok = ctx.Share(n);
+  for (size_t t = tok.begin; t < tok.end; ++t) act_attn_.Quantize(t, {0, qd}, wo_format);
+  ctx.Sync();
+}
+
+// Stages 7-8 of a layer: gate/up rows of each routed expert split across workers (each
+// worker quantizes the hidden blocks it produced), then down rows split across workers,
+// each worker summing its columns over the k slots in slot order into the residual.
+void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
+  const LayerWeights& l = w_.layers[il];
+  WorkerScratch& s = scratch_[ctx.index()];
+  const uint32_t k = c_.n_expert_used, ff = c_.n_ff_exp;
+  const size_t d = c_.n_embd;
+  for (auto& e : s.entries) e.clear();
+  for (int i = 0; i < n * static_cast<int>(k); ++i) s.entries[sel_ids_[i]].push_back(i);
+  const ActFormat down_format = ActFormatFor(l.down_exps.type);
+  const Range fr = ctx.Share(ff, FormatBlock(down_format));
+  const bool oai = c_.arch == ModelArch::kGptOss;
+  for (uint32_t e = 0; e < c_.n_expert; ++e) {
+    const std::vector<int32_t>& entries = s.entries[e];
+    if (entries.empty() || fr.size() == 0) continue;
+    s.tokens.clear();
+    for (int32_t entry : entries) s.tokens.push_back(entry / k);
+    const absl::Span<const int32_t> local = absl::MakeConstSpan(iota_.data(), entries.size());
+    MatMulRows(l.gate_exps, e, fr, act_d_, s.tokens, local, s.gate.data(), ff, s.row.data());
+    MatMulRows(l.up_exps, e, fr, act_d_, s.tokens, local, s.up.data(), ff, s.row.data());
+    const float* bg = l.gate_bias ? l.gate_bias + static_cast<size_t>(e) * ff : nullptr;
+    const float* bu = l.up_bias ? l.up_bias + static_cast<size_t>(e) * ff : nullptr;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      float* h = hidden_.mutable_f32(entries[i]);
+      for (size_t r = fr.begin; r < fr.end; ++r) {
+        const float g = s.gate[i * ff + r] + (bg ? bg[r] : 0.0f);
+        const float u = s.up[i * ff + r] + (bu ? bu[r] : 0.0f);
+        h[r] = oai ? SwigluOai(g, u) : Swiglu(g, u);
+      }
+      hidden_.Quantize(entries[i], fr, down_format);
+    }
+  }
+  ctx.Sync();
+  const Range cols = ctx.Share(d);
+  for (uint32_t e = 0; e < c_.n_expert; ++e) {
+    const std::vector<int32_t>& entries = s.entries[e];
+    if (entries.empty()) continue;
+    MatMulRows(l.down_exps, e, cols, hidden_, entries, entries, eo_.data(), d, s.row.data());
+  }
+  for (int t = 0; t < n; ++t) {
+    for (size_t i = cols.begin; i < cols.end; ++i) {
+      float acc = 0;
+      for (uint32_t j = 0; j < k; ++j) {
+        const size_t e = sel_ids_[t * k + j];
+        const float bias = l.down_bias ? l.down_bias[e * d + i] : 0.0f;
+        acc += (eo_[(t * k + j) * d + i] + bias) * sel_w_[t * k + j];
+      }
+      x_[t * d + i] += acc;
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig config,
+                                                   ModelWeights weights,
+                                                   const ModelOptions& options) {
+  for (uint32_t il = 0; il < config.n_layer; ++il) {
+    const LayerWeights& l = weights.layers[il];
+    if (ActFormatFor(l.router.type) != ActFormat::kF32) {
+      return absl::UnimplementedError(Cat("model: router ", l.router.name, " has type ",
+                                          TypeName(l.router.type), "; the router runs in f32 on a float type"));
+    }
+  }
+  const int threads = options.n_threads > 0 ? options.n_threads
+                                            : std::max(1u, std::thread::hardware_concurrency());
+  return std::unique_ptr<Model>(
+      new MoeModel(std::move(file), std::move(config), std::move(weights), options, threads));
+}
+
+}  // namespace cpubrrr

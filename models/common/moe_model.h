@@ -1,0 +1,34 @@
+// The worker-driven forward pass shared by gpt-oss and qwen3moe, behind the Model interface.
+#ifndef CPUBRRR_MODELS_COMMON_MOE_MODEL_H_
+#define CPUBRRR_MODELS_COMMON_MOE_MODEL_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "models/common/model.h"
+#include "models/common/model_config.h"
+#include "models/common/moe_weights.h"
+#include "runtime/gguf/gguf_file.h"
+#include "runtime/kv_cache/kv_cache.h"
+
+namespace cpubrrr {
+
+struct ModelOptions {
+  int n_threads = 0;  // 0: one per hardware thread
+  KvCacheType kv_type = KvCacheType::kF16;  // llama.cpp's default cache type
+};
+
+// Tokens a single pass through the layers takes; longer inputs run in chunks of this
+// size. Sliding-window layers keep window + kMaxBatchTokens - 1 positions.
+inline constexpr int kMaxBatchTokens = 32;
+
+// Returns a Model that owns `file` and runs `weights` (views into it) with `config`.
+// Fails when a weight type cannot serve its role (the router must be a float type;
+// block-quantized rows must fit the activation formats).
+absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig config,
+                                                   ModelWeights weights,
+                                                   const ModelOptions& options);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_MODELS_COMMON_MOE_MODEL_H_

@@ -1,0 +1,229 @@
+// LoadModel without llama.cpp: thread-count independence, batched prefill equal to
+// token-by-token, Ollama naming, and clear errors for broken files and misuse.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "models/load_model.h"
+#include "models/testing/synth_model.h"
+
+namespace cpubrrr {
+namespace {
+
+std::unique_ptr<Model> Load(const std::string& path, int threads,
+                            KvCacheType kv = KvCacheType::kF16) {
+  absl::StatusOr<std::unique_ptr<Model>> model = LoadModel(path, {.n_threads = threads, .kv_type = kv});
+  EXPECT_TRUE(model.ok()) << model.status();
+  return model.ok() ? *std::move(model) : nullptr;
+}
+
+std::vector<int32_t> Prompt(int n, uint32_t n_vocab) {
+  std::vector<int32_t> p;
+  for (int i = 0; i < n; ++i) p.push_back(static_cast<int32_t>((i * 7919 + 13) % n_vocab));
+  return p;
+}
+
+// Returns `n` greedy tokens after `prompt`, the prompt run as one batch.
+std::vector<int32_t> Greedy(Model& model, const std::vector<int32_t>& prompt, int n) {
+  absl::StatusOr<std::unique_ptr<Session>> session = model.NewSession(512);
+  EXPECT_TRUE(session.ok());
+  std::vector<float> logits(model.info().n_vocab);
+  EXPECT_TRUE(model.Forward(**session, prompt, absl::MakeSpan(logits)).ok());
+  std::vector<int32_t> out;
+  for (int i = 0; i < n; ++i) {
+    const int32_t next = static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+    out.push_back(next);
+    EXPECT_TRUE(model.Forward(**session, {&next, 1}, absl::MakeSpan(logits)).ok());
+  }
+  return out;
+}
+
+class PerPreset : public testing::TestWithParam<const char*> {};
+
+TEST_P(PerPreset, GreedyContinuationDoesNotDependOnThreadCount) {
+  absl::StatusOr<std::string> path = WriteSynthModel(GetParam(), false, 3, "-threads");
+  ASSERT_TRUE(path.ok()) << path.status();
+  const std::vector<int32_t> prompt = Prompt(9, 1000);
+  std::vector<int32_t> first;
+  for (int threads : {1, 2, 3}) {
+    std::unique_ptr<Model> model = Load(*path, threads);
+    ASSERT_NE(model, nullptr);
+    const std::vector<int32_t> got = Greedy(*model, prompt, 32);
+    if (first.empty()) first = got;
+    EXPECT_EQ(got, first) << threads << " threads";
+  }
+}
+
+TEST_P(PerPreset, BatchedPrefillEqualsTokenByTokenBitForBit) {
+  absl::StatusOr<std::string> path = WriteSynthModel(GetParam(), false, 4, "-batch");
+  ASSERT_TRUE(path.ok()) << path.status();
+  std::unique_ptr<Model> model = Load(*path, 2, KvCacheType::kF32);
+  ASSERT_NE(model, nullptr);
+  // 45 tokens: one full chunk of kMaxBatchTokens and a partial one.
+  const std::vector<int32_t> prompt = Prompt(45, model->info().n_vocab);
+  std::vector<float> batched(model->info().n_vocab), single(model->info().n_vocab);
+  auto a = model->NewSession(64);
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(model->Forward(**a, prompt, absl::MakeSpan(batched)).ok());
+  auto b = model->NewSession(64);
+  ASSERT_TRUE(b.ok());
+  for (int32_t t : prompt) ASSERT_TRUE(model->Forward(**b, {&t, 1}, absl::MakeSpan(single)).ok());
+  EXPECT_EQ(batched, single);
+  EXPECT_EQ((*a)->position(), 45u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, PerPreset,
+                         testing::Values("gpt-oss-tiny", "gpt-oss-tiny-odd", "qwen3moe-tiny",
+                                         "qwen3moe-tiny-odd"));
+
+TEST(GptOss, SlidingWindowRingMatchesAFullCacheAndRewinds) {
+  absl::StatusOr<std::string> path = WriteSynthModel("gpt-oss-tiny", false, 6, "-ring");
+  ASSERT_TRUE(path.ok()) << path.status();
+  std::unique_ptr<Model> model = Load(*path, 2, KvCacheType::kF32);
+  ASSERT_NE(model, nullptr);
+  // 200 positions pass the 128-position window of the even layers.
+  const std::vector<int32_t> prompt = Prompt(200, model->info().n_vocab);
+  std::vector<float> whole(model->info().n_vocab), again(model->info().n_vocab);
+  auto session = model->NewSession(256);
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE(model->Forward(**session, prompt, absl::MakeSpan(whole)).ok());
+  ASSERT_TRUE((*session)->Truncate(199).ok());
+  ASSERT_TRUE(model->Forward(**session, {&prompt[199], 1}, absl::MakeSpan(again)).ok());
+  EXPECT_EQ(whole, again);
+  EXPECT_EQ((*session)->Truncate(100).code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(GptOss, OllamaNamingLoadsAndRuns) {
+  absl::StatusOr<std::string> path = WriteSynthModel("gpt-oss-tiny", true, 3, "-ollama");
+  ASSERT_TRUE(path.ok()) << path.status();
+  std::unique_ptr<Model> model = Load(*path, 2);
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->info().architecture, "gpt-oss");
+  EXPECT_EQ(Greedy(*model, Prompt(5, 1000), 4).size(), 4u);
+}
+
+TEST(ModelInfo, CountsParametersAndBytesPerToken) {
+  absl::StatusOr<std::string> path = WriteSynthModel("qwen3moe-tiny", false, 3, "-info");
+  ASSERT_TRUE(path.ok());
+  std::unique_ptr<Model> model = Load(*path, 1);
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->info().n_vocab, 151936u);
+  EXPECT_GT(model->info().n_params, 151936u * 256);
+  EXPECT_GT(model->info().bytes_per_token, 0u);
+  EXPECT_LT(model->info().bytes_per_token, model->info().file_bytes);
+  EXPECT_EQ(model->info().derived_bytes, 0u);
+}
+
+// Returns LoadModel's status for `preset` after `edit`.
+absl::Status LoadEdited(const std::string& tag, const std::function<void(synth::ModelPlan&)>& edit,
+                        const std::string& preset = "gpt-oss-tiny") {
+  absl::StatusOr<std::string> path = WriteSynthModel(preset, false, 3, tag, edit);
+  if (!path.ok()) return path.status();
+  return LoadModel(*path, {.n_threads = 1}).status();
+}
+
+synth::PlannedTensor* Find(synth::ModelPlan& plan, const std::string& name) {
+  for (synth::PlannedTensor& t : plan.tensors) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+TEST(Errors, MissingTensorIsNamed) {
+  absl::Status s = LoadEdited("-missing", [](synth::ModelPlan& plan) {
+    plan.tensors.erase(plan.tensors.begin() + (Find(plan, "blk.1.attn_k.weight") - plan.tensors.data()));
+  });
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
+  EXPECT_NE(s.message().find("blk.1.attn_k.weight"), std::string::npos) << s;
+}
+
+TEST(Errors, WrongShapeIsNamed) {
+  absl::Status s = LoadEdited("-shape", [](synth::ModelPlan& plan) {
+    Find(plan, "blk.0.attn_v.weight")->dims[1] = 64;
+  });
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("blk.0.attn_v.weight"), std::string::npos) << s;
+}
+
+TEST(Errors, UnsupportedTensorTypeIsNamed) {
+  // Q8_K is a valid GGUF type (an activation format) but no weight type of ours.
+  absl::Status s = LoadEdited("-type", [](synth::ModelPlan& plan) {
+    Find(plan, "blk.0.attn_q.weight")->type = GgmlType::kQ8_K;
+  }, "qwen3moe-tiny");
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+  EXPECT_NE(s.message().find("q8_K"), std::string::npos) << s;
+}
+
+TEST(Errors, UnknownArchitecture) {
+  absl::Status s = LoadEdited("-arch", [](synth::ModelPlan& plan) {
+    for (auto& [key, value] : plan.metadata) {
+      if (key == "general.architecture") value = std::string("llama");
+    }
+  });
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+  EXPECT_NE(s.message().find("llama"), std::string::npos) << s;
+}
+
+TEST(Errors, ContextOverflowAndBadTokensChangeNothing) {
+  absl::StatusOr<std::string> path = WriteSynthModel("gpt-oss-tiny", false, 3, "-overflow");
+  ASSERT_TRUE(path.ok());
+  std::unique_ptr<Model> model = Load(*path, 2);
+  ASSERT_NE(model, nullptr);
+  auto session = model->NewSession(8);
+  ASSERT_TRUE(session.ok());
+  std::vector<float> logits(model->info().n_vocab);
+  const std::vector<int32_t> six = Prompt(6, 1000);
+  ASSERT_TRUE(model->Forward(**session, six, absl::MakeSpan(logits)).ok());
+  absl::Status s = model->Forward(**session, six, absl::MakeSpan(logits));
+  EXPECT_EQ(s.code(), absl::StatusCode::kOutOfRange) << s;
+  EXPECT_EQ((*session)->position(), 6u);
+  const int32_t bad = -1;
+  EXPECT_EQ(model->Forward(**session, {&bad, 1}, absl::MakeSpan(logits)).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(model->Forward(**session, {}, absl::MakeSpan(logits)).code(),
+            absl::StatusCode::kInvalidArgument);
+  std::vector<float> short_logits(5);
+  EXPECT_EQ(model->Forward(**session, six, absl::MakeSpan(short_logits)).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*session)->position(), 6u);
+}
+
+TEST(Errors, MissingFile) {
+  EXPECT_FALSE(LoadModel("/nonexistent/model.gguf", {}).ok());
+}
+
+}  // namespace
+}  // namespace cpubrrr
+
+namespace cpubrrr {
+namespace {
+
+// Measures how far rounding only the KV cache to f16 moves the logits: the scale of
+// disagreement any f16-cache engine (llama.cpp's default) shows on these random models.
+TEST(Numerics, F16CacheMovesLogitsLittle) {
+  for (const char* preset : {"gpt-oss-tiny", "qwen3moe-tiny"}) {
+    absl::StatusOr<std::string> path = WriteSynthModel(preset, false, 5, "-kv");
+    ASSERT_TRUE(path.ok());
+    std::vector<std::vector<float>> logits;
+    for (KvCacheType kv : {KvCacheType::kF32, KvCacheType::kF16}) {
+      std::unique_ptr<Model> model = Load(*path, 2, kv);
+      ASSERT_NE(model, nullptr);
+      auto session = model->NewSession(64);
+      ASSERT_TRUE(session.ok());
+      logits.emplace_back(model->info().n_vocab);
+      ASSERT_TRUE(model->Forward(**session, Prompt(20, 1000), absl::MakeSpan(logits.back())).ok());
+    }
+    double diff = 0;
+    for (size_t i = 0; i < logits[0].size(); ++i) diff = std::max(diff, double(std::abs(logits[0][i] - logits[1][i])));
+    std::printf("%s: max |f32 cache - f16 cache| = %.4f\n", preset, diff);
+    EXPECT_LT(diff, 0.2);
+  }
+}
+
+}  // namespace
+}  // namespace cpubrrr

@@ -1,0 +1,58 @@
+// KvCache allocation and f32 / f16 stores.
+#include "runtime/kv_cache/kv_cache.h"
+
+#include <cstring>
+#include <new>
+
+#include "absl/status/status.h"
+#include "quant/fp16.h"
+#include "runtime/gguf/str_cat.h"
+
+namespace cpubrrr {
+namespace {
+
+size_t ElementBytes(KvCacheType type) { return type == KvCacheType::kF32 ? 4 : 2; }
+
+}  // namespace
+
+uint64_t KvCache::BytesFor(const std::vector<uint32_t>& capacity, uint32_t kv_dim,
+                           KvCacheType type) {
+  uint64_t bytes = 0;
+  for (uint32_t c : capacity) bytes += 2ull * c * kv_dim * ElementBytes(type);
+  return bytes;
+}
+
+absl::StatusOr<KvCache> KvCache::Create(std::vector<uint32_t> capacity, uint32_t kv_dim,
+                                        KvCacheType type) {
+  if (kv_dim == 0) return absl::InvalidArgumentError("kv cache: zero kv dimension");
+  KvCache cache(std::move(capacity), kv_dim, type);
+  for (uint32_t l = 0; l < cache.capacity_.size(); ++l) {
+    if (cache.capacity_[l] == 0) return absl::InvalidArgumentError(Cat("kv cache: layer ", l, " holds 0 positions"));
+    const size_t bytes = static_cast<size_t>(cache.capacity_[l]) * kv_dim * ElementBytes(type);
+    cache.keys_.emplace_back(new (std::nothrow) uint8_t[bytes]);
+    cache.values_.emplace_back(new (std::nothrow) uint8_t[bytes]);
+    if (!cache.keys_.back() || !cache.values_.back()) {
+      return absl::ResourceExhaustedError(
+          Cat("kv cache: cannot allocate ", 2 * bytes, " bytes for layer ", l));
+    }
+  }
+  return cache;
+}
+
+void KvCache::Store(uint32_t layer, uint32_t pos, uint32_t offset, uint32_t n, const float* k,
+                    const float* v) {
+  const size_t at = Slot(layer, pos) + offset;
+  if (type_ == KvCacheType::kF32) {
+    std::memcpy(reinterpret_cast<float*>(keys_[layer].get()) + at, k, n * sizeof(float));
+    std::memcpy(reinterpret_cast<float*>(values_[layer].get()) + at, v, n * sizeof(float));
+    return;
+  }
+  uint16_t* kd = reinterpret_cast<uint16_t*>(keys_[layer].get()) + at;
+  uint16_t* vd = reinterpret_cast<uint16_t*>(values_[layer].get()) + at;
+  for (uint32_t i = 0; i < n; ++i) {
+    kd[i] = Fp32ToFp16(k[i]);
+    vd[i] = Fp32ToFp16(v[i]);
+  }
+}
+
+}  // namespace cpubrrr
