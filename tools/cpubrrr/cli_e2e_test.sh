@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# End to end on a tiny synthetic gpt-oss written at test time (real tokenizer, fake
-# forward pass): run, chat, logits, tokenize, and the default model in a fresh cache.
+# End to end on tiny synthetic models written at test time (real tokenizers): the real
+# drivers generate; the fake-model driver checks chat, logits and tokenize cheaply; the
+# default model is written into a fresh cache.
 set -uo pipefail
 fake="$1"
 synth="$2"
 tokenizer="$3"
+real="$4"
+qwen3_driver="$5"
+qwen3_tokenizer="$6"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 export RUNFILES_DIR="${RUNFILES_DIR:-${TEST_SRCDIR:-}}"
 failures=0
@@ -13,10 +17,18 @@ fail() { echo "FAIL $1"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1)); 
 "$synth" --shape=gpt-oss-tiny --tokenizer="$tokenizer" --out="$tmp/tiny.gguf" 2>/dev/null ||
   { echo "FAIL synth"; exit 1; }
 
-"$fake" run -m "$tmp/tiny.gguf" -p "Hello" -n 8 -s 1 >"$tmp/out" 2>"$tmp/err"
-{ [ $? = 0 ] && [ -s "$tmp/out" ] &&
-  grep -q "prompt: [0-9]* tokens .*tok/s | generated: 8 tokens, .*tok/s | stop: length" "$tmp/err"; } ||
-  fail run
+# run_ok NAME DRIVER MODEL: a greedy run of 8 tokens prints text and the timing line.
+run_ok() {
+  "$2" run -m "$3" -p "Hello" -n 8 --temp 0 >"$tmp/out" 2>"$tmp/err"
+  { [ $? = 0 ] && [ -s "$tmp/out" ] &&
+    grep -q "prompt: [0-9]* tokens .*tok/s | generated: [1-8] tokens, .*tok/s | stop: " "$tmp/err"; } ||
+    fail "$1"
+}
+run_ok run_fake "$fake" "$tmp/tiny.gguf"
+run_ok run_gpt_oss "$real" "$tmp/tiny.gguf"
+"$synth" --shape=qwen3moe-tiny --tokenizer="$qwen3_tokenizer" --out="$tmp/qwen3.gguf" 2>/dev/null ||
+  { echo "FAIL synth qwen3moe"; exit 1; }
+run_ok run_qwen3moe "$qwen3_driver" "$tmp/qwen3.gguf"
 
 # o200k ids of "Hello world" (the same in Hugging Face's and llama.cpp's tokenizers).
 "$fake" tokenize -m "$tmp/tiny.gguf" --ids "Hello world" >"$tmp/out" 2>"$tmp/err"
@@ -34,7 +46,7 @@ printf 'hello\n/reset\nagain\n/exit\nnever\n' |
 { [ $? = 0 ] && grep -q '"n_vocab": 201088' "$tmp/out" && [ "$(grep -c '"id"' "$tmp/out")" = 3 ]; } ||
   fail logits
 
-XDG_CACHE_HOME="$tmp/cache" "$fake" run -p "Hello" -n 4 >"$tmp/out" 2>"$tmp/err"
+XDG_CACHE_HOME="$tmp/cache" "$real" run -p "Hello" -n 4 >"$tmp/out" 2>"$tmp/err"
 { [ $? = 0 ] && grep -q "RANDOM weights" "$tmp/err" &&
   ls "$tmp/cache/cpubrrr/models/"*.gguf >/dev/null; } || fail default_model
 

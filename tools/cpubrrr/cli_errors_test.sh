@@ -2,8 +2,9 @@
 # Error cases of the driver: exit code 1 and one clear line; `models` on a fake Ollama store.
 set -uo pipefail
 # qemu_run.sh runs aarch64 binaries under qemu (--config=aarch64) and others as they are.
-cpubrrr=(bash "$1" "$2")  # the real driver (no forward pass may be linked yet)
+cpubrrr=(bash "$1" "$2")  # the all-in-one driver
 fake=(bash "$1" "$3")     # the driver over the fake model
+qwen3=(bash "$1" "$4")    # the driver with the qwen3moe forward pass only
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 failures=0
 
@@ -49,8 +50,8 @@ expect_error unknown_command "unknown command 'fly'" "${cpubrrr[@]}" fly
 expect_error not_in_store "nosuch:7b is not in the Ollama store" "${cpubrrr[@]}" run -m nosuch:7b -p hi
 expect_error unknown_arch "unknown architecture 'llama'" "${cpubrrr[@]}" run -m "$tmp/llama.gguf" -p hi
 expect_error ollama_unknown_arch "unknown architecture 'llama'" "${fake[@]}" run -m tiny -p hi
-expect_error not_built "gpt-oss forward pass is not built into this binary" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf" -p hi
-expect_error no_tokenizer "tokenizer.ggml.model" "${fake[@]}" run -m "$tmp/gptoss.gguf" -p hi
+expect_error not_built "gpt-oss forward pass is not built into this binary" "${qwen3[@]}" run -m "$tmp/gptoss.gguf" -p hi
+expect_error no_tokenizer "tokenizer.ggml.model" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf" -p hi
 expect_error no_prompt "no prompt" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf"
 expect_error unreadable_prompt "cannot read" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf" -f "$tmp/none.txt"
 

@@ -1,0 +1,25 @@
+// GGUF -> ModelConfig -> the architecture's Model, for one linked architecture.
+#include "tools/cpubrrr/architecture_factories.h"
+
+#include <utility>
+
+namespace cpubrrr {
+
+ModelOptions ToModelOptions(const ModelLoadOptions& options) {
+  ModelOptions out;
+  out.n_threads = options.threads;
+  return out;
+}
+
+ArchitectureFactory SingleArchitectureFactory(const std::string& architecture, NewModelFn new_model) {
+  return {architecture, [new_model](const std::string& path, const ModelLoadOptions& options)
+                            -> absl::StatusOr<std::unique_ptr<Model>> {
+            absl::StatusOr<GgufFile> file = OpenGguf(path);
+            if (!file.ok()) return file.status();
+            absl::StatusOr<ModelConfig> config = ReadModelConfig(*file);
+            if (!config.ok()) return config.status();
+            return new_model(*std::move(file), *std::move(config), ToModelOptions(options));
+          }};
+}
+
+}  // namespace cpubrrr
