@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "models/common/status_macros.h"
 
 namespace cpubrrr::synth {
 namespace {
@@ -45,12 +46,6 @@ class Planner {
  private:
   ModelPlan& plan_;
 };
-
-#define RETURN_IF_ERROR(expr)           \
-  do {                                  \
-    absl::Status _status = (expr);      \
-    if (!_status.ok()) return _status;  \
-  } while (0)
 
 void TokenizerMeta(Planner& p, const BpeVocab& vocab, const std::string& pre,
                    int32_t bos, int32_t eos, int32_t pad) {
@@ -107,34 +102,34 @@ absl::Status PlanGptOss(Planner& p, const ModelShape& s, const PlanOptions& o,
   const GgmlType dense = o.dense_type;
   const uint64_t d = s.n_embd, q = uint64_t{s.n_head} * s.head_dim,
                  kv = uint64_t{s.n_head_kv} * s.head_dim, ff = s.n_ff_exp, ne = s.n_expert;
-  RETURN_IF_ERROR(p.Tensor("token_embd.weight", dense, {d, s.n_vocab}, kEmbedding));
-  RETURN_IF_ERROR(p.Tensor("output_norm.weight", GgmlType::kF32, {d}, kNorm));
-  RETURN_IF_ERROR(p.Tensor("output.weight", dense, {d, s.n_vocab}, Projection(d)));
+  CPUBRRR_RETURN_IF_ERROR(p.Tensor("token_embd.weight", dense, {d, s.n_vocab}, kEmbedding));
+  CPUBRRR_RETURN_IF_ERROR(p.Tensor("output_norm.weight", GgmlType::kF32, {d}, kNorm));
+  CPUBRRR_RETURN_IF_ERROR(p.Tensor("output.weight", dense, {d, s.n_vocab}, Projection(d)));
   for (uint32_t i = 0; i < s.n_layer; ++i) {
     const std::string b = absl::StrCat("blk.", i, ".");
     const std::string attn_out = o.ollama_naming ? "attn_out" : "attn_output";
-    RETURN_IF_ERROR(p.Tensor(b + "attn_norm.weight", GgmlType::kF32, {d}, kNorm));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_q.weight", dense, {d, q}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_q.bias", GgmlType::kF32, {q}, kBias));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_k.weight", dense, {d, kv}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_k.bias", GgmlType::kF32, {kv}, kBias));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_v.weight", dense, {d, kv}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_v.bias", GgmlType::kF32, {kv}, kBias));
-    RETURN_IF_ERROR(p.Tensor(b + attn_out + ".weight", dense, {q, d}, Projection(q)));
-    RETURN_IF_ERROR(p.Tensor(b + attn_out + ".bias", GgmlType::kF32, {d}, kBias));
-    RETURN_IF_ERROR(p.Tensor(b + (o.ollama_naming ? "attn_sinks" : "attn_sinks.weight"),
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_norm.weight", GgmlType::kF32, {d}, kNorm));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_q.weight", dense, {d, q}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_q.bias", GgmlType::kF32, {q}, kBias));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_k.weight", dense, {d, kv}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_k.bias", GgmlType::kF32, {kv}, kBias));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_v.weight", dense, {d, kv}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_v.bias", GgmlType::kF32, {kv}, kBias));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + attn_out + ".weight", dense, {q, d}, Projection(q)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + attn_out + ".bias", GgmlType::kF32, {d}, kBias));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + (o.ollama_naming ? "attn_sinks" : "attn_sinks.weight"),
                              GgmlType::kF32, {s.n_head}, kSink));
-    RETURN_IF_ERROR(p.Tensor(b + (o.ollama_naming ? "ffn_norm" : "post_attention_norm") +
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + (o.ollama_naming ? "ffn_norm" : "post_attention_norm") +
                                  ".weight",
                              GgmlType::kF32, {d}, kNorm));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_inp.weight", GgmlType::kF32, {d, ne}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_inp.bias", GgmlType::kF32, {ne}, kBias));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_exps.weight", GgmlType::kMXFP4, {d, ff, ne}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_exps.bias", GgmlType::kF32, {ff, ne}, kBias));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_up_exps.weight", GgmlType::kMXFP4, {d, ff, ne}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_up_exps.bias", GgmlType::kF32, {ff, ne}, kBias));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_down_exps.weight", GgmlType::kMXFP4, {ff, d, ne}, Projection(ff)));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_down_exps.bias", GgmlType::kF32, {d, ne}, kBias));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_inp.weight", GgmlType::kF32, {d, ne}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_inp.bias", GgmlType::kF32, {ne}, kBias));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_exps.weight", GgmlType::kMXFP4, {d, ff, ne}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_exps.bias", GgmlType::kF32, {ff, ne}, kBias));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_up_exps.weight", GgmlType::kMXFP4, {d, ff, ne}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_up_exps.bias", GgmlType::kF32, {ff, ne}, kBias));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_down_exps.weight", GgmlType::kMXFP4, {ff, d, ne}, Projection(ff)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_down_exps.bias", GgmlType::kF32, {d, ne}, kBias));
   }
   return absl::OkStatus();
 }
@@ -168,24 +163,24 @@ absl::Status PlanQwen3Moe(Planner& p, const ModelShape& s, const PlanOptions& o,
   const uint64_t d = s.n_embd, q = uint64_t{s.n_head} * s.head_dim,
                  kv = uint64_t{s.n_head_kv} * s.head_dim, ff = s.n_ff_exp, ne = s.n_expert;
   const GgmlType q4 = GgmlType::kQ4_K, q6 = GgmlType::kQ6_K;
-  RETURN_IF_ERROR(p.Tensor("token_embd.weight", KQuantOrFallback(q4, d), {d, s.n_vocab}, kEmbedding));
-  RETURN_IF_ERROR(p.Tensor("output_norm.weight", GgmlType::kF32, {d}, kNorm));
-  RETURN_IF_ERROR(p.Tensor("output.weight", KQuantOrFallback(q6, d), {d, s.n_vocab}, Projection(d)));
+  CPUBRRR_RETURN_IF_ERROR(p.Tensor("token_embd.weight", KQuantOrFallback(q4, d), {d, s.n_vocab}, kEmbedding));
+  CPUBRRR_RETURN_IF_ERROR(p.Tensor("output_norm.weight", GgmlType::kF32, {d}, kNorm));
+  CPUBRRR_RETURN_IF_ERROR(p.Tensor("output.weight", KQuantOrFallback(q6, d), {d, s.n_vocab}, Projection(d)));
   for (uint32_t i = 0; i < s.n_layer; ++i) {
     const std::string b = absl::StrCat("blk.", i, ".");
     const GgmlType more = UsesMoreBits(i, s.n_layer) ? q6 : q4;
-    RETURN_IF_ERROR(p.Tensor(b + "attn_norm.weight", GgmlType::kF32, {d}, kNorm));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_q.weight", KQuantOrFallback(q4, d), {d, q}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_k.weight", KQuantOrFallback(q4, d), {d, kv}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_v.weight", KQuantOrFallback(more, d), {d, kv}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_output.weight", KQuantOrFallback(q4, q), {q, d}, Projection(q)));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_q_norm.weight", GgmlType::kF32, {s.head_dim}, kNorm));
-    RETURN_IF_ERROR(p.Tensor(b + "attn_k_norm.weight", GgmlType::kF32, {s.head_dim}, kNorm));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_norm.weight", GgmlType::kF32, {d}, kNorm));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_inp.weight", GgmlType::kF32, {d, ne}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_exps.weight", KQuantOrFallback(q4, d), {d, ff, ne}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_up_exps.weight", KQuantOrFallback(q4, d), {d, ff, ne}, Projection(d)));
-    RETURN_IF_ERROR(p.Tensor(b + "ffn_down_exps.weight", KQuantOrFallback(more, ff), {ff, d, ne}, Projection(ff)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_norm.weight", GgmlType::kF32, {d}, kNorm));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_q.weight", KQuantOrFallback(q4, d), {d, q}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_k.weight", KQuantOrFallback(q4, d), {d, kv}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_v.weight", KQuantOrFallback(more, d), {d, kv}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_output.weight", KQuantOrFallback(q4, q), {q, d}, Projection(q)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_q_norm.weight", GgmlType::kF32, {s.head_dim}, kNorm));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "attn_k_norm.weight", GgmlType::kF32, {s.head_dim}, kNorm));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_norm.weight", GgmlType::kF32, {d}, kNorm));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_inp.weight", GgmlType::kF32, {d, ne}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_gate_exps.weight", KQuantOrFallback(q4, d), {d, ff, ne}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_up_exps.weight", KQuantOrFallback(q4, d), {d, ff, ne}, Projection(d)));
+    CPUBRRR_RETURN_IF_ERROR(p.Tensor(b + "ffn_down_exps.weight", KQuantOrFallback(more, ff), {ff, d, ne}, Projection(ff)));
   }
   return absl::OkStatus();
 }
