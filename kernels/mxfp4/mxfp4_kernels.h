@@ -33,7 +33,8 @@ struct Mxfp4Kernels {
 };
 
 // Entry points of the variant libraries (:mxfp4_ref, :mxfp4_hwy, :mxfp4_avx512 on
-// x86-64, :mxfp4_neon on aarch64). Declared for every target; only built ones exist.
+// x86-64, :mxfp4_neon and :mxfp4_sme on aarch64). Declared for every target; only
+// built ones exist.
 void GemvMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y);
 void GemmMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
@@ -57,6 +58,11 @@ void GemvMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const Bl
 void GemmMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                    size_t y_stride);
+
+// SME gemm (aarch64, :mxfp4_sme); its table entry pairs it with GemvMxfp4Neon.
+void GemmMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                  size_t y_stride);
 
 // Rows interleaved per block for one sequential weight stream: group g (rows 4g..4g+3)
 // stores block b of its rows at out[(g * n_blocks + b) * 4 + i]; a last partial group is

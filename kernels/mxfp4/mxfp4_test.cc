@@ -3,6 +3,7 @@
 #include "kernels/mxfp4/mxfp4.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -62,6 +63,11 @@ class Mxfp4Test : public ::testing::TestWithParam<Mxfp4Kernels> {
  protected:
   void SetUp() override {
     if (!HasFeatures(DetectCpuFeatures(), GetParam().required)) {
+      // The qemu runner sets CPUBRRR_EXPECT_SME: there the SME variant must run.
+      if ((GetParam().required & kCpuSme) && std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+        FAIL() << GetParam().name << " would be skipped but CPUBRRR_EXPECT_SME is set; CPU has "
+               << CpuFeatureNames(DetectCpuFeatures());
+      }
       GTEST_SKIP() << GetParam().name << " needs " << CpuFeatureNames(GetParam().required)
                    << "; this CPU has " << CpuFeatureNames(DetectCpuFeatures());
     }
@@ -239,6 +245,12 @@ TEST(Mxfp4Repacked, MatchesOracle) {
 #else
   GTEST_SKIP() << "the repacked gemv exists for AVX-512 VNNI (x86-64) only";
 #endif
+}
+
+// Under qemu (CPUBRRR_EXPECT_SME) the SME variant is built, registered and the best.
+TEST(Mxfp4Registry, SmeIsBestWhenExpected) {
+  if (std::getenv("CPUBRRR_EXPECT_SME") == nullptr) GTEST_SKIP() << "CPUBRRR_EXPECT_SME unset";
+  EXPECT_STREQ(BestMxfp4Kernels().name, "sme");
 }
 
 TEST(Mxfp4Registry, RefIsLastAndBestIsSupported) {

@@ -38,7 +38,8 @@ struct Q8_0Kernels {
 };
 
 // Entry points of the variant libraries (:q8_0_ref, :q8_0_hwy, :q8_0_avx512 on x86-64,
-// :q8_0_neon on aarch64). Declared for every target; only built ones are defined.
+// :q8_0_neon and :q8_0_sme on aarch64). Declared for every target; only built ones are
+// defined.
 void QuantizeQ8_0Ref(const float* x, BlockQ8_0* y, size_t n_blocks);
 void GemvQ8_0Ref(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t n_blocks, float* y);
@@ -66,6 +67,11 @@ void GemvQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const Bloc
 void GemmQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
+
+// SME gemm (SMOPA); its table entry pairs it with QuantizeQ8_0Neon and GemvQ8_0Neon.
+void GemmQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                 size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                 size_t y_stride);
 
 }  // namespace cpubrrr
 

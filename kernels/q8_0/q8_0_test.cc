@@ -4,6 +4,7 @@
 #include "kernels/q8_0/q8_0.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -62,6 +63,11 @@ class Q8_0Test : public ::testing::TestWithParam<Q8_0Kernels> {
  protected:
   void SetUp() override {
     if (!HasFeatures(DetectCpuFeatures(), GetParam().required)) {
+      // The qemu runner sets CPUBRRR_EXPECT_SME: there the SME variant must run.
+      if ((GetParam().required & kCpuSme) && std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+        FAIL() << GetParam().name << " would be skipped but CPUBRRR_EXPECT_SME is set; CPU has "
+               << CpuFeatureNames(DetectCpuFeatures());
+      }
       GTEST_SKIP() << GetParam().name << " needs " << CpuFeatureNames(GetParam().required)
                    << "; this CPU has " << CpuFeatureNames(DetectCpuFeatures());
     }
@@ -246,6 +252,12 @@ TEST_P(Q8_0Test, AllZeroBlocksAndSubnormalScales) {
 
 INSTANTIATE_TEST_SUITE_P(Variants, Q8_0Test, ::testing::ValuesIn(AllQ8_0Variants()),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// Under qemu (CPUBRRR_EXPECT_SME) the SME variant is built, registered and the best.
+TEST(Q8_0Registry, SmeIsBestWhenExpected) {
+  if (std::getenv("CPUBRRR_EXPECT_SME") == nullptr) GTEST_SKIP() << "CPUBRRR_EXPECT_SME unset";
+  EXPECT_STREQ(BestQ8_0Kernels().name, "sme");
+}
 
 TEST(Q8_0Registry, RefIsLastAndBestIsSupported) {
   const auto all = AllQ8_0Variants();
