@@ -20,7 +20,7 @@ apt_packages=(
   python3-jinja2
   g++-aarch64-linux-gnu qemu-user
   libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libhwy-dev:arm64
-  libabsl-dev:arm64 libpcre2-dev:arm64
+  libabsl-dev:arm64 libpcre2-dev:arm64 libc6:arm64 libstdc++6:arm64
   git
 )
 # Installed in the named architecture; a name without ":arch" means native (or "all").
