@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,17 @@
 
 namespace cpubrrr {
 namespace {
+
+// Returns the path of `preset` (seed 3, GGUF naming), written once per test binary: the
+// properties checked here hold for any weights, so the tests share one file per preset.
+std::string SharedModel(const std::string& preset) {
+  static auto* paths = new std::map<std::string, std::string>;
+  auto it = paths->find(preset);
+  if (it != paths->end()) return it->second;
+  absl::StatusOr<std::string> path = WriteSynthModel(preset, false, 3, "-shared");
+  EXPECT_TRUE(path.ok()) << path.status();
+  return (*paths)[preset] = path.ok() ? *path : "";
+}
 
 std::unique_ptr<Model> Load(const std::string& path, int threads,
                             KvCacheType kv = KvCacheType::kF16) {
@@ -46,12 +58,11 @@ std::vector<int32_t> Greedy(Model& model, const std::vector<int32_t>& prompt, in
 class PerPreset : public testing::TestWithParam<const char*> {};
 
 TEST_P(PerPreset, GreedyContinuationDoesNotDependOnThreadCount) {
-  absl::StatusOr<std::string> path = WriteSynthModel(GetParam(), false, 3, "-threads");
-  ASSERT_TRUE(path.ok()) << path.status();
+  const std::string path = SharedModel(GetParam());
   const std::vector<int32_t> prompt = Prompt(9, 1000);
   std::vector<int32_t> first;
   for (int threads : {1, 2, 3}) {
-    std::unique_ptr<Model> model = Load(*path, threads);
+    std::unique_ptr<Model> model = Load(path, threads);
     ASSERT_NE(model, nullptr);
     const std::vector<int32_t> got = Greedy(*model, prompt, 32);
     if (first.empty()) first = got;
@@ -60,9 +71,8 @@ TEST_P(PerPreset, GreedyContinuationDoesNotDependOnThreadCount) {
 }
 
 TEST_P(PerPreset, BatchedPrefillEqualsTokenByTokenBitForBit) {
-  absl::StatusOr<std::string> path = WriteSynthModel(GetParam(), false, 4, "-batch");
-  ASSERT_TRUE(path.ok()) << path.status();
-  std::unique_ptr<Model> model = Load(*path, 2, KvCacheType::kF32);
+  const std::string path = SharedModel(GetParam());
+  std::unique_ptr<Model> model = Load(path, 2, KvCacheType::kF32);
   ASSERT_NE(model, nullptr);
   // 45 tokens: one full chunk of kMaxBatchTokens and a partial one.
   const std::vector<int32_t> prompt = Prompt(45, model->info().n_vocab);
@@ -82,9 +92,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, PerPreset,
                                          "qwen3moe-tiny-odd"));
 
 TEST(GptOss, SlidingWindowRingMatchesAFullCacheAndRewinds) {
-  absl::StatusOr<std::string> path = WriteSynthModel("gpt-oss-tiny", false, 6, "-ring");
-  ASSERT_TRUE(path.ok()) << path.status();
-  std::unique_ptr<Model> model = Load(*path, 2, KvCacheType::kF32);
+  std::unique_ptr<Model> model = Load(SharedModel("gpt-oss-tiny"), 2, KvCacheType::kF32);
   ASSERT_NE(model, nullptr);
   // 200 positions pass the 128-position window of the even layers.
   const std::vector<int32_t> prompt = Prompt(200, model->info().n_vocab);
@@ -108,9 +116,7 @@ TEST(GptOss, OllamaNamingLoadsAndRuns) {
 }
 
 TEST(ModelInfo, CountsParametersAndBytesPerToken) {
-  absl::StatusOr<std::string> path = WriteSynthModel("qwen3moe-tiny", false, 3, "-info");
-  ASSERT_TRUE(path.ok());
-  std::unique_ptr<Model> model = Load(*path, 1);
+  std::unique_ptr<Model> model = Load(SharedModel("qwen3moe-tiny"), 1);
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->info().n_vocab, 151936u);
   EXPECT_GT(model->info().n_params, 151936u * 256);
@@ -170,9 +176,7 @@ TEST(Errors, UnknownArchitecture) {
 }
 
 TEST(Errors, ContextOverflowAndBadTokensChangeNothing) {
-  absl::StatusOr<std::string> path = WriteSynthModel("gpt-oss-tiny", false, 3, "-overflow");
-  ASSERT_TRUE(path.ok());
-  std::unique_ptr<Model> model = Load(*path, 2);
+  std::unique_ptr<Model> model = Load(SharedModel("gpt-oss-tiny"), 2);
   ASSERT_NE(model, nullptr);
   auto session = model->NewSession(8);
   ASSERT_TRUE(session.ok());
@@ -207,11 +211,9 @@ namespace {
 // disagreement any f16-cache engine (llama.cpp's default) shows on these random models.
 TEST(Numerics, F16CacheMovesLogitsLittle) {
   for (const char* preset : {"gpt-oss-tiny", "qwen3moe-tiny"}) {
-    absl::StatusOr<std::string> path = WriteSynthModel(preset, false, 5, "-kv");
-    ASSERT_TRUE(path.ok());
     std::vector<std::vector<float>> logits;
     for (KvCacheType kv : {KvCacheType::kF32, KvCacheType::kF16}) {
-      std::unique_ptr<Model> model = Load(*path, 2, kv);
+      std::unique_ptr<Model> model = Load(SharedModel(preset), 2, kv);
       ASSERT_NE(model, nullptr);
       auto session = model->NewSession(64);
       ASSERT_TRUE(session.ok());

@@ -13,18 +13,18 @@ namespace HWY_NAMESPACE {
 
 using Half = hwy::bfloat16_t;
 
-void GemvImpl(const uint16_t* w, size_t row_stride, size_t rows, const float* x, size_t n,
+void Bf16GemvImpl(const uint16_t* w, size_t row_stride, size_t rows, const float* x, size_t n,
               float* y) {
   half_matvec::Gemv(reinterpret_cast<const Half*>(w), row_stride, rows, x, n, y);
 }
 
-void GemmImpl(const uint16_t* w, size_t row_stride, size_t rows, const float* x,
+void Bf16GemmImpl(const uint16_t* w, size_t row_stride, size_t rows, const float* x,
               size_t x_stride, size_t n_tokens, size_t n, float* y, size_t y_stride) {
   half_matvec::Gemm(reinterpret_cast<const Half*>(w), row_stride, rows, x, x_stride,
                     n_tokens, n, y, y_stride);
 }
 
-void RowToF32Impl(const uint16_t* row, size_t n, float* out) {
+void Bf16RowToF32Impl(const uint16_t* row, size_t n, float* out) {
   half_matvec::RowToF32(reinterpret_cast<const Half*>(row), n, out);
 }
 
@@ -36,22 +36,22 @@ HWY_AFTER_NAMESPACE();
 namespace cpubrrr {
 namespace {
 
-HWY_EXPORT(GemvImpl);
-HWY_EXPORT(GemmImpl);
-HWY_EXPORT(RowToF32Impl);
+HWY_EXPORT(Bf16GemvImpl);
+HWY_EXPORT(Bf16GemmImpl);
+HWY_EXPORT(Bf16RowToF32Impl);
 
 void Gemv(const uint16_t* w, size_t row_stride, size_t rows, const float* x, size_t n,
           float* y) {
-  HWY_DYNAMIC_DISPATCH(GemvImpl)(w, row_stride, rows, x, n, y);
+  HWY_DYNAMIC_DISPATCH(Bf16GemvImpl)(w, row_stride, rows, x, n, y);
 }
 
 void Gemm(const uint16_t* w, size_t row_stride, size_t rows, const float* x,
           size_t x_stride, size_t n_tokens, size_t n, float* y, size_t y_stride) {
-  HWY_DYNAMIC_DISPATCH(GemmImpl)(w, row_stride, rows, x, x_stride, n_tokens, n, y, y_stride);
+  HWY_DYNAMIC_DISPATCH(Bf16GemmImpl)(w, row_stride, rows, x, x_stride, n_tokens, n, y, y_stride);
 }
 
 void RowToF32(const uint16_t* row, size_t n, float* out) {
-  HWY_DYNAMIC_DISPATCH(RowToF32Impl)(row, n, out);
+  HWY_DYNAMIC_DISPATCH(Bf16RowToF32Impl)(row, n, out);
 }
 
 }  // namespace

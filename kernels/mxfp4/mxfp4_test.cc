@@ -113,6 +113,11 @@ class Mxfp4Test : public ::testing::TestWithParam<Mxfp4Kernels> {
           ASSERT_EQ(vb, wb) << "gemv " << got_gemv[i] << " vs " << want[i] << " at t " << t
                             << " r " << r << "; " << Describe(c);
         } else {
+          // A token's result must not depend on how many tokens share the call:
+          // batched prefill equals token-by-token decoding (models/, docs/MODELS.md).
+          ASSERT_EQ(std::memcmp(&got_gemm[i], &got_gemv[i], 4), 0)
+              << "gemm " << got_gemm[i] << " vs gemv " << got_gemv[i] << " at t " << t
+              << " r " << r << "; " << Describe(c);
           const double bound = testing::DotErrorBound(a, c.n_blocks);
           ASSERT_LE(std::fabs(double{got_gemm[i]} - want[i]), bound)
               << "gemm at t " << t << " r " << r << "; " << Describe(c);

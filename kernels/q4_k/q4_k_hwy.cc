@@ -48,7 +48,7 @@ int32_t MinsDot(uint64_t m, const BlockQ8K& x) {
 }
 
 // Returns isum = sum_i w16[i] * x.qs[i] over one block.
-int32_t ScaledDot(const int16_t* HWY_RESTRICT w16, const BlockQ8K& x) {
+int32_t Q4KScaledDot(const int16_t* HWY_RESTRICT w16, const BlockQ8K& x) {
   const D16 d16;
   const hn::Repartition<int32_t, D16> d32;
   const hn::Rebind<int8_t, D16> d8;
@@ -76,7 +76,7 @@ void Gemm(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, 
       for (size_t t = 0; t < n_tokens; ++t) {
         const BlockQ8K& xb = x[t * x_stride + b];
         const int32_t msum = MinsDot(u.m, xb);
-        const int32_t isum = ScaledDot(w16, xb);
+        const int32_t isum = Q4KScaledDot(w16, xb);
         float& out = y[t * y_stride + r];
         const float prev = b == 0 ? 0.0f : out;
         out = prev + xb.d * (d * static_cast<float>(isum) - dmin * static_cast<float>(msum));

@@ -50,7 +50,7 @@ void DecodeBlock(const BlockQ6K& b, int16_t* HWY_RESTRICT w16) {
 }
 
 // Returns isum = sum_i w16[i] * x.qs[i] over one block.
-int32_t ScaledDot(const int16_t* HWY_RESTRICT w16, const BlockQ8K& x) {
+int32_t Q6KScaledDot(const int16_t* HWY_RESTRICT w16, const BlockQ8K& x) {
   const D16 d16;
   const hn::Repartition<int32_t, D16> d32;
   const hn::Rebind<int8_t, D16> d8;
@@ -75,7 +75,7 @@ void Gemm(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x, 
       DecodeBlock(blk, w16);
       for (size_t t = 0; t < n_tokens; ++t) {
         const BlockQ8K& xb = x[t * x_stride + b];
-        const int32_t isum = ScaledDot(w16, xb);
+        const int32_t isum = Q6KScaledDot(w16, xb);
         float& out = y[t * y_stride + r];
         const float prev = b == 0 ? 0.0f : out;
         out = prev + xb.d * (d * static_cast<float>(isum));

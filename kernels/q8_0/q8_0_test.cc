@@ -122,6 +122,11 @@ class Q8_0Test : public ::testing::TestWithParam<Q8_0Kernels> {
           EXPECT_EQ(testing::FloatBitsDiff(&got_gemv[i], &want[i], 1), "")
               << "gemv at t " << t << " r " << r << "; " << Describe(c);
         } else {
+          // A token's result must not depend on how many tokens share the call:
+          // batched prefill equals token-by-token decoding (models/, docs/MODELS.md).
+          ASSERT_EQ(std::memcmp(&got_gemm[i], &got_gemv[i], 4), 0)
+              << "gemm " << got_gemm[i] << " vs gemv " << got_gemv[i] << " at t " << t
+              << " r " << r << "; " << Describe(c);
           const double bound = testing::DotErrorBound(a, c.n_blocks);
           ASSERT_LE(std::fabs(double{got_gemm[i]} - want[i]), bound)
               << "gemm at t " << t << " r " << r << "; " << Describe(c);

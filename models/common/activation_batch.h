@@ -19,8 +19,8 @@ enum class ActFormat { kF32, kQ8_0, kQ8K };
 ActFormat ActFormatFor(GgmlType weight_type);
 
 // `rows` activation vectors of `cols` floats. Row i's f32 values are written by the
-// caller (mutable_f32), then Quantize fills the quantized copy a consumer needs, together
-// with its decoded values (what an integer kernel effectively multiplies with).
+// caller (mutable_f32), then Quantize fills the quantized copy a consumer needs with the
+// fastest quantizer of this CPU (kernels/q8_0, kernels/q8_k: bit-exact with quant/'s).
 class ActivationBatch {
  public:
   // Precondition: cols is a multiple of 32 (of 256 when `need_q8k`).
@@ -32,8 +32,9 @@ class ActivationBatch {
   const float* f32(int row) const { return f32_.data() + row * cols_; }
   const BlockQ8_0* q8_0(int row) const { return q8_0_.data() + row * (cols_ / 32); }
   const BlockQ8K* q8k(int row) const { return q8k_.data() + row * (cols_ / 256); }
-  // Returns the values a matvec in `format` sees: f32 itself or the decoded quants.
-  const float* Values(int row, ActFormat format) const;
+  // Returns the first byte of row `row` in `format` and the bytes between rows.
+  const uint8_t* Data(int row, ActFormat format) const;
+  size_t RowBytes(ActFormat format) const;
 
   // Quantizes columns `cols` of row `row` into `format` (a no-op for kF32).
   // Precondition: cols is aligned to the format's block (32 or 256) at both ends.
@@ -44,9 +45,7 @@ class ActivationBatch {
   int64_t cols_;
   std::vector<float> f32_;
   std::vector<BlockQ8_0> q8_0_;
-  std::vector<float> q8_0_values_;
   std::vector<BlockQ8K> q8k_;
-  std::vector<float> q8k_values_;
 };
 
 }  // namespace cpubrrr

@@ -1,33 +1,100 @@
-// Slow path until the format kernels land: decode each weight row, f32 dot with the
-// decoded quantized activations, eight partial sums in a fixed order.
+// Dispatches each weight type to the best gemv / gemm of this CPU (kernels/*).
 #include "models/common/linear.h"
 
-#include "models/common/dequantize_row.h"
+#include <cstring>
+
+#include "kernels/bf16/bf16.h"
+#include "kernels/f16/f16.h"
+#include "kernels/f32/attention.h"
+#include "kernels/mxfp4/mxfp4.h"
+#include "kernels/q4_k/q4_k.h"
+#include "kernels/q6_k/q6_k.h"
+#include "kernels/q8_0/q8_0.h"
 
 namespace cpubrrr {
 namespace {
 
-float Dot(const float* a, const float* b, int64_t n) {
-  float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    for (int j = 0; j < 8; ++j) acc[j] += a[i + j] * b[i + j];
+// Returns whether v[i] == v[0] + i for every i.
+bool Consecutive(absl::Span<const int32_t> v) {
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (v[i] != v[0] + static_cast<int32_t>(i)) return false;
   }
-  for (; i < n; ++i) acc[0] += a[i] * b[i];
-  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  return true;
+}
+
+// Runs the gemv (n == 1) or gemm of `kernels` on blocks of types W and X.
+template <typename W, typename X, typename K>
+void Run(const K& kernels, const uint8_t* w, size_t row_bytes, size_t rows, size_t n_blocks,
+         const uint8_t* x, size_t x_bytes, size_t n, float* y, size_t y_stride) {
+  const W* wb = reinterpret_cast<const W*>(w);
+  const X* xb = reinterpret_cast<const X*>(x);
+  if (n == 1) {
+    kernels.gemv(wb, row_bytes / sizeof(W), rows, xb, n_blocks, y);
+  } else {
+    kernels.gemm(wb, row_bytes / sizeof(W), rows, xb, x_bytes / sizeof(X), n, n_blocks, y,
+                 y_stride);
+  }
+}
+
+// Writes y[t * y_stride + r] = dot(weight row r, activation t) for r < rows, t < n:
+// weight rows row_bytes apart from `w`, activations x_bytes apart from `x`.
+void Product(GgmlType type, const uint8_t* w, size_t row_bytes, size_t rows, size_t cols,
+             const uint8_t* x, size_t x_bytes, size_t n, float* y, size_t y_stride) {
+  static const Mxfp4Kernels& mxfp4 = BestMxfp4Kernels();
+  static const Q8_0Kernels& q8_0 = BestQ8_0Kernels();
+  static const Q4KKernels& q4_k = BestQ4KKernels();
+  static const Q6KKernels& q6_k = BestQ6KKernels();
+  static const Bf16Kernels& bf16 = BestBf16Kernels();
+  static const F16Kernels& f16 = BestF16Kernels();
+  switch (type) {
+    case GgmlType::kMXFP4:
+      return Run<BlockMxfp4, BlockQ8_0>(mxfp4, w, row_bytes, rows, cols / 32, x, x_bytes, n, y, y_stride);
+    case GgmlType::kQ8_0:
+      return Run<BlockQ8_0, BlockQ8_0>(q8_0, w, row_bytes, rows, cols / 32, x, x_bytes, n, y, y_stride);
+    case GgmlType::kQ4_K:
+      return Run<BlockQ4K, BlockQ8K>(q4_k, w, row_bytes, rows, cols / 256, x, x_bytes, n, y, y_stride);
+    case GgmlType::kQ6_K:
+      return Run<BlockQ6K, BlockQ8K>(q6_k, w, row_bytes, rows, cols / 256, x, x_bytes, n, y, y_stride);
+    case GgmlType::kBF16:
+      return Run<uint16_t, float>(bf16, w, row_bytes, rows, cols, x, x_bytes, n, y, y_stride);
+    case GgmlType::kF16:
+      return Run<uint16_t, float>(f16, w, row_bytes, rows, cols, x, x_bytes, n, y, y_stride);
+    default:  // f32: one DotRows per activation (scale 1 is exact)
+      for (size_t t = 0; t < n; ++t) {
+        DotRows(reinterpret_cast<const float*>(x + t * x_bytes), reinterpret_cast<const float*>(w),
+                row_bytes / sizeof(float), rows, cols, 1.0f, y + t * y_stride);
+      }
+  }
 }
 
 }  // namespace
 
 void MatMulRows(const WeightMatrix& w, int64_t mat, Range rows, const ActivationBatch& x,
                 absl::Span<const int32_t> in_rows, absl::Span<const int32_t> out_rows, float* y,
-                size_t y_stride, float* scratch) {
+                size_t y_stride, MatMulScratch& scratch) {
+  const size_t n = in_rows.size();
+  if (n == 0 || rows.size() == 0) return;
   const ActFormat format = ActFormatFor(w.type);
-  for (size_t r = rows.begin; r < rows.end; ++r) {
-    DequantizeWeightRow(w, mat, static_cast<int64_t>(r), scratch);
-    for (size_t i = 0; i < in_rows.size(); ++i) {
-      y[out_rows[i] * y_stride + r] = Dot(scratch, x.Values(in_rows[i], format), w.cols);
-    }
+  const size_t x_bytes = x.RowBytes(format);
+  const uint8_t* xs = x.Data(in_rows[0], format);
+  if (!Consecutive(in_rows)) {
+    // Gather the activations so the gemm sees them x_bytes apart.
+    if (scratch.x.size() < n * x_bytes) scratch.x.resize(n * x_bytes);
+    for (size_t i = 0; i < n; ++i) std::memcpy(scratch.x.data() + i * x_bytes, x.Data(in_rows[i], format), x_bytes);
+    xs = scratch.x.data();
+  }
+  const uint8_t* wr = w.Row(mat, static_cast<int64_t>(rows.begin));
+  if (Consecutive(out_rows)) {
+    Product(w.type, wr, w.row_bytes, rows.size(), w.cols, xs, x_bytes, n,
+            y + out_rows[0] * y_stride + rows.begin, y_stride);
+    return;
+  }
+  // Scattered outputs: compute into the scratch, then copy each token's results out.
+  if (scratch.y.size() < n * rows.size()) scratch.y.resize(n * rows.size());
+  Product(w.type, wr, w.row_bytes, rows.size(), w.cols, xs, x_bytes, n, scratch.y.data(), rows.size());
+  for (size_t i = 0; i < n; ++i) {
+    std::memcpy(y + out_rows[i] * y_stride + rows.begin, scratch.y.data() + i * rows.size(),
+                rows.size() * sizeof(float));
   }
 }
 

@@ -11,10 +11,15 @@
 
 #include "absl/status/status.h"
 #include "models/common/activation_batch.h"
+#include "kernels/f32/attention.h"
+#include "kernels/f32/rmsnorm.h"
+#include "kernels/f32/rope.h"
+#include "kernels/f32/rope_table.h"
+#include "kernels/f32/softmax.h"
+#include "kernels/f32/swiglu.h"
+#include "kernels/f32/vec.h"
 #include "models/common/dequantize_row.h"
-#include "models/common/f32_ops.h"
 #include "models/common/linear.h"
-#include "quant/fp16.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/threading/worker_pool.h"
 
@@ -25,6 +30,9 @@ namespace {
 size_t FormatBlock(ActFormat f) {
   return f == ActFormat::kQ8_0 ? 32 : f == ActFormat::kQ8K ? 256 : 1;
 }
+
+// gpt-oss's clamped SwiGLU constants (alpha, limit).
+constexpr float kOaiAlpha = 1.702f, kOaiLimit = 7.0f;
 
 // Returns the intersection of `r` with [begin, end), shifted to start at 0.
 Range Clip(Range r, size_t begin, size_t end) {
@@ -69,10 +77,10 @@ class MoeSession : public Session {
   std::vector<std::vector<float>> scores_;  // per worker, attention scores of one head
 };
 
-// Per-worker buffers: a decoded weight row, gate/up outputs of one expert, and the
+// Per-worker buffers: matmul scratch, gate/up outputs of one expert, and the
 // expert -> (token, slot) lists every worker derives identically from the routing.
 struct WorkerScratch {
-  std::vector<float> row;
+  MatMulScratch mm;
   std::vector<float> gate, up;
   std::vector<std::vector<int32_t>> entries;  // per expert: t * k + slot, ascending
   std::vector<int32_t> tokens, local;
@@ -108,12 +116,33 @@ class MoeModel : public Model {
   std::vector<float> x_, q_, k_, v_, proj_, router_, sel_w_, eo_, rope_cos_, rope_sin_;
   std::vector<int32_t> sel_ids_;
   ActivationBatch act_d_, act_attn_, hidden_, act_out_;
+  RopeParams rope_;
 };
 
 // Returns whether any of `weights` needs activations in `format`.
 template <typename... W>
 bool Needs(ActFormat format, const W&... weights) {
   return ((ActFormatFor(weights.type) == format) || ...);
+}
+
+// Quantizes columns `cols` of row `t` of `batch` once into each format `weights` need.
+template <typename... W>
+void QuantizeFor(ActivationBatch& batch, int t, Range cols, const W&... weights) {
+  for (ActFormat f : {ActFormat::kQ8_0, ActFormat::kQ8K}) {
+    if (Needs(f, weights...)) batch.Quantize(t, cols, f);
+  }
+}
+
+// Returns the RoPE table parameters of `c` (ggml's, see kernels/f32/rope_table.h).
+RopeParams RopeParamsFor(const ModelConfig& c) {
+  const RopeConfig& r = c.rope;
+  if (r.yarn) {
+    return YarnRopeParams(c.head_dim, r.freq_base, r.factor, r.original_context, r.beta_fast,
+                          r.beta_slow, r.attn_factor);
+  }
+  RopeParams p = PlainRopeParams(c.head_dim, r.freq_base);
+  p.attn_factor = r.attn_factor;
+  return p;
 }
 
 bool LayersNeed(const ModelWeights& w, ActFormat f, int which) {
@@ -138,7 +167,8 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
                 LayersNeed(w_, ActFormat::kQ8K, 1)),
       hidden_(kMaxBatchTokens * c_.n_expert_used, c_.n_ff_exp,
               LayersNeed(w_, ActFormat::kQ8_0, 2), LayersNeed(w_, ActFormat::kQ8K, 2)),
-      act_out_(1, c_.n_embd, Needs(ActFormat::kQ8_0, w_.output), Needs(ActFormat::kQ8K, w_.output)) {
+      act_out_(1, c_.n_embd, Needs(ActFormat::kQ8_0, w_.output), Needs(ActFormat::kQ8K, w_.output)),
+      rope_(RopeParamsFor(c_)) {
   const size_t U = kMaxBatchTokens, d = c_.n_embd, k = c_.n_expert_used;
   x_.resize(U * d);
   q_.resize(U * c_.q_dim());
@@ -153,10 +183,8 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
   rope_sin_.resize(U * c_.head_dim / 2);
   iota_.resize(U * k);
   std::iota(iota_.begin(), iota_.end(), 0);
-  const size_t widest = std::max({d, size_t{c_.q_dim()}, size_t{c_.n_ff_exp}});
   scratch_.resize(n_threads);
   for (WorkerScratch& s : scratch_) {
-    s.row.resize(widest);
     s.gate.resize(U * c_.n_ff_exp);
     s.up.resize(U * c_.n_ff_exp);
     s.entries.resize(c_.n_expert);
@@ -239,7 +267,7 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
     const Range tok = ctx.Share(n);
     for (size_t t = tok.begin; t < tok.end; ++t) {
       DequantizeWeightRow(w_.token_embd, 0, tokens[t], x_.data() + t * d);
-      RopeCosSin(c_.rope, c_.head_dim, pos0 + t, rope_cos_.data() + t * half, rope_sin_.data() + t * half);
+      RopeTable(rope_, pos0 + t, rope_cos_.data() + t * half, rope_sin_.data() + t * half);
     }
     const absl::Span<const int32_t> all = absl::MakeConstSpan(iota_.data(), n);
     for (uint32_t il = 0; il < c_.n_layer; ++il) {
@@ -247,9 +275,8 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
       ctx.Sync();
       // Attention norm, quantized once for q, k and v.
       for (size_t t = tok.begin; t < tok.end; ++t) {
-        float* xn = act_d_.mutable_f32(t);
-        RmsNormMul(x_.data() + t * d, l.attn_norm, d, c_.rms_eps, xn);
-        for (const WeightMatrix* m : {&l.wq, &l.wk, &l.wv}) act_d_.Quantize(t, {0, d}, ActFormatFor(m->type));
+        RmsNorm(x_.data() + t * d, l.attn_norm, d, c_.rms_eps, act_d_.mutable_f32(t));
+        QuantizeFor(act_d_, t, {0, d}, l.wq, l.wk, l.wv);
       }
       ctx.Sync();
       // q, k, v projections: the three matrices' rows form one range split across workers.
@@ -258,33 +285,30 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
           {l.wq, l.bq, q_.data(), 0, qd}, {l.wk, l.bk, k_.data(), qd, kvd}, {l.wv, l.bv, v_.data(), qd + kvd, kvd}};
       for (const auto& p : proj) {
         const Range r = Clip(rows, p.begin, p.begin + p.size);
-        MatMulRows(p.m, 0, r, act_d_, all, all, p.out, p.size, s.row.data());
+        MatMulRows(p.m, 0, r, act_d_, all, all, p.out, p.size, s.mm);
         if (p.bias) {
-          for (int t = 0; t < n; ++t) {
-            for (size_t i = r.begin; i < r.end; ++i) p.out[t * p.size + i] += p.bias[i];
-          }
+          for (int t = 0; t < n; ++t) AddTo(p.out + t * p.size + r.begin, p.bias + r.begin, r.size());
         }
       }
       ctx.Sync();
       Attention(ctx, session, il, n, pos0);
       // Output projection and residual: each worker owns a range of x's columns.
       const Range cols = ctx.Share(d);
-      MatMulRows(l.wo, 0, cols, act_attn_, all, all, proj_.data(), d, s.row.data());
+      MatMulRows(l.wo, 0, cols, act_attn_, all, all, proj_.data(), d, s.mm);
       for (int t = 0; t < n; ++t) {
-        for (size_t i = cols.begin; i < cols.end; ++i) x_[t * d + i] += proj_[t * d + i] + (l.bo ? l.bo[i] : 0.0f);
+        float* proj = proj_.data() + t * d + cols.begin;
+        if (l.bo) AddTo(proj, l.bo + cols.begin, cols.size());
+        AddTo(x_.data() + t * d + cols.begin, proj, cols.size());
       }
       ctx.Sync();
       // FFN norm, quantization for the experts, router in f32 on the unquantized norm.
       for (size_t t = tok.begin; t < tok.end; ++t) {
-        RmsNormMul(x_.data() + t * d, l.ffn_norm, d, c_.rms_eps, act_d_.mutable_f32(t));
-        act_d_.Quantize(t, {0, d}, ActFormatFor(l.gate_exps.type));
-        act_d_.Quantize(t, {0, d}, ActFormatFor(l.up_exps.type));
+        RmsNorm(x_.data() + t * d, l.ffn_norm, d, c_.rms_eps, act_d_.mutable_f32(t));
+        QuantizeFor(act_d_, t, {0, d}, l.gate_exps, l.up_exps);
         const int32_t row = static_cast<int32_t>(t);
         MatMulRows(l.router, 0, {0, c_.n_expert}, act_d_, {&row, 1}, {&row, 1}, router_.data(),
-                   c_.n_expert, s.row.data());
-        if (l.router_bias) {
-          for (uint32_t e = 0; e < c_.n_expert; ++e) router_[t * c_.n_expert + e] += l.router_bias[e];
-        }
+                   c_.n_expert, s.mm);
+        if (l.router_bias) AddTo(router_.data() + t * c_.n_expert, l.router_bias, c_.n_expert);
         Route(static_cast<int>(t));
       }
       ctx.Sync();
@@ -293,13 +317,13 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
     if (logits == nullptr) return;
     ctx.Sync();
     if (ctx.index() == 0) {
-      RmsNormMul(x_.data() + (n - 1) * d, w_.output_norm, d, c_.rms_eps, act_out_.mutable_f32(0));
+      RmsNorm(x_.data() + (n - 1) * d, w_.output_norm, d, c_.rms_eps, act_out_.mutable_f32(0));
       act_out_.Quantize(0, {0, d}, ActFormatFor(w_.output.type));
     }
     ctx.Sync();
     const int32_t zero = 0;
     MatMulRows(w_.output, 0, ctx.Share(c_.n_vocab), act_out_, {&zero, 1}, {&zero, 1}, logits, 0,
-               s.row.data());
+               s.mm);
   });
 }
 
@@ -309,13 +333,7 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
 void MoeModel::Route(int t) {
   const uint32_t ne = c_.n_expert, k = c_.n_expert_used;
   float* logit = router_.data() + t * ne;
-  if (c_.arch == ModelArch::kQwen3Moe) {
-    const float mx = *std::max_element(logit, logit + ne);
-    double sum = 0;
-    for (uint32_t e = 0; e < ne; ++e) sum += (logit[e] = std::exp(logit[e] - mx));
-    const float inv = static_cast<float>(1.0 / sum);
-    for (uint32_t e = 0; e < ne; ++e) logit[e] *= inv;
-  }
+  if (c_.arch == ModelArch::kQwen3Moe) Softmax(logit, ne);
   int32_t* ids = sel_ids_.data() + t * k;
   float* wts = sel_w_.data() + t * k;
   std::vector<int32_t> order(ne);
@@ -329,11 +347,8 @@ void MoeModel::Route(int t) {
     for (uint32_t j = 0; j < k; ++j) wts[j] = logit[ids[j]] / sum;
     return;
   }
-  const float mx = logit[ids[0]];
-  double sum = 0;
-  for (uint32_t j = 0; j < k; ++j) sum += (wts[j] = std::exp(logit[ids[j]] - mx));
-  const float inv = static_cast<float>(1.0 / sum);
-  for (uint32_t j = 0; j < k; ++j) wts[j] *= inv;
+  for (uint32_t j = 0; j < k; ++j) wts[j] = logit[ids[j]];
+  Softmax(wts, k);
 }
 
 // Stages 3-5 of a layer: q/k norms, RoPE and cache writes per head; attention per
@@ -351,13 +366,13 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
     const float* sn = rope_sin_.data() + t * half;
     if (h < nh) {
       float* head = q_.data() + t * qd + h * hd;
-      if (l.q_norm) RmsNormMul(head, l.q_norm, hd, c_.rms_eps, head);
-      ApplyRope(head, hd, cs, sn);
+      if (l.q_norm) RmsNorm(head, l.q_norm, hd, c_.rms_eps, head);
+      RopeNeox(head, 1, hd, hd, cs, sn);
     } else {
       const size_t j = h - nh;
       float* head = k_.data() + t * kvd + j * hd;
-      if (l.k_norm) RmsNormMul(head, l.k_norm, hd, c_.rms_eps, head);
-      ApplyRope(head, hd, cs, sn);
+      if (l.k_norm) RmsNorm(head, l.k_norm, hd, c_.rms_eps, head);
+      RopeNeox(head, 1, hd, hd, cs, sn);
       cache.Store(il, pos0 + t, j * hd, hd, head, v_.data() + t * kvd + j * hd);
     }
   }
@@ -370,35 +385,40 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
     const uint32_t t = u / nh, h = u % nh, kvh = h / group, pos = pos0 + t;
     const uint32_t first = c_.IsSlidingLayer(il) && pos + 1 > c_.sliding_window ? pos + 1 - c_.sliding_window : 0;
     const float* q = q_.data() + t * qd + h * hd;
-    float mx = l.sinks ? l.sinks[h] : -INFINITY;
-    for (uint32_t p = first; p <= pos; ++p) {
-      float dot = 0;
-      if (cache.type() == KvCacheType::kF32) {
-        const float* key = cache.Key<float>(il, p) + kvh * hd;
-        for (uint32_t i = 0; i < hd; ++i) dot += q[i] * key[i];
-      } else {
-        const uint16_t* key = cache.Key<uint16_t>(il, p) + kvh * hd;
-        for (uint32_t i = 0; i < hd; ++i) dot += q[i] * Fp16ToFp32(key[i]);
+    const bool f32 = cache.type() == KvCacheType::kF32;
+    // Positions first..pos lie in at most two runs of consecutive slots (a ring wraps once).
+    auto for_runs = [&](auto&& fn) {
+      const uint32_t cap = cache.capacity(il);
+      for (uint32_t p = first; p <= pos;) {
+        const uint32_t run = std::min(pos + 1 - p, cap - p % cap);
+        fn(p, run);
+        p += run;
       }
-      scores[p - first] = dot * scale;
-      mx = std::max(mx, scores[p - first]);
+    };
+    for_runs([&](uint32_t p, uint32_t run) {
+      float* out = scores + (p - first);
+      if (f32) {
+        DotRows(q, cache.Key<float>(il, p) + kvh * hd, kvd, run, hd, scale, out);
+      } else {
+        DotRowsF16(q, cache.Key<uint16_t>(il, p) + kvh * hd, kvd, run, hd, scale, out);
+      }
+    });
+    const uint32_t n_keys = pos + 1 - first;
+    if (l.sinks) {
+      SoftmaxWithSink(scores, n_keys, l.sinks[h]);
+    } else {
+      Softmax(scores, n_keys);
     }
-    float sum = l.sinks ? std::exp(l.sinks[h] - mx) : 0.0f;
-    for (uint32_t p = first; p <= pos; ++p) sum += (scores[p - first] = std::exp(scores[p - first] - mx));
     float* out = act_attn_.mutable_f32(t) + h * hd;
     std::fill(out, out + hd, 0.0f);
-    for (uint32_t p = first; p <= pos; ++p) {
-      const float pw = scores[p - first];
-      if (cache.type() == KvCacheType::kF32) {
-        const float* val = cache.Value<float>(il, p) + kvh * hd;
-        for (uint32_t i = 0; i < hd; ++i) out[i] += pw * val[i];
+    for_runs([&](uint32_t p, uint32_t run) {
+      const float* w = scores + (p - first);
+      if (f32) {
+        AxpyRows(w, cache.Value<float>(il, p) + kvh * hd, kvd, run, hd, out);
       } else {
-        const uint16_t* val = cache.Value<uint16_t>(il, p) + kvh * hd;
-        for (uint32_t i = 0; i < hd; ++i) out[i] += pw * Fp16ToFp32(val[i]);
+        AxpyRowsF16(w, cache.Value<uint16_t>(il, p) + kvh * hd, kvd, run, hd, out);
       }
-    }
-    const float inv = 1.0f / sum;
-    for (uint32_t i = 0; i < hd; ++i) out[i] *= inv;
+    });
   }
   ctx.Sync();
   const ActFormat wo_format = ActFormatFor(l.wo.type);
@@ -426,16 +446,20 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
     s.tokens.clear();
     for (int32_t entry : entries) s.tokens.push_back(entry / k);
     const absl::Span<const int32_t> local = absl::MakeConstSpan(iota_.data(), entries.size());
-    MatMulRows(l.gate_exps, e, fr, act_d_, s.tokens, local, s.gate.data(), ff, s.row.data());
-    MatMulRows(l.up_exps, e, fr, act_d_, s.tokens, local, s.up.data(), ff, s.row.data());
+    MatMulRows(l.gate_exps, e, fr, act_d_, s.tokens, local, s.gate.data(), ff, s.mm);
+    MatMulRows(l.up_exps, e, fr, act_d_, s.tokens, local, s.up.data(), ff, s.mm);
     const float* bg = l.gate_bias ? l.gate_bias + static_cast<size_t>(e) * ff : nullptr;
     const float* bu = l.up_bias ? l.up_bias + static_cast<size_t>(e) * ff : nullptr;
     for (size_t i = 0; i < entries.size(); ++i) {
-      float* h = hidden_.mutable_f32(entries[i]);
-      for (size_t r = fr.begin; r < fr.end; ++r) {
-        const float g = s.gate[i * ff + r] + (bg ? bg[r] : 0.0f);
-        const float u = s.up[i * ff + r] + (bu ? bu[r] : 0.0f);
-        h[r] = oai ? SwigluOai(g, u) : Swiglu(g, u);
+      float* g = s.gate.data() + i * ff + fr.begin;
+      float* u = s.up.data() + i * ff + fr.begin;
+      if (bg) AddTo(g, bg + fr.begin, fr.size());
+      if (bu) AddTo(u, bu + fr.begin, fr.size());
+      float* h = hidden_.mutable_f32(entries[i]) + fr.begin;
+      if (oai) {
+        SwigluOai(g, u, fr.size(), kOaiAlpha, kOaiLimit, h);
+      } else {
+        Swiglu(g, u, fr.size(), h);
       }
       hidden_.Quantize(entries[i], fr, down_format);
     }
@@ -445,7 +469,7 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
   for (uint32_t e = 0; e < c_.n_expert; ++e) {
     const std::vector<int32_t>& entries = s.entries[e];
     if (entries.empty()) continue;
-    MatMulRows(l.down_exps, e, cols, hidden_, entries, entries, eo_.data(), d, s.row.data());
+    MatMulRows(l.down_exps, e, cols, hidden_, entries, entries, eo_.data(), d, s.mm);
   }
   for (int t = 0; t < n; ++t) {
     for (size_t i = cols.begin; i < cols.end; ++i) {
