@@ -59,7 +59,10 @@ void GemmMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const Bl
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                    size_t y_stride);
 
-// SME gemm (aarch64, :mxfp4_sme); its table entry pairs it with GemvMxfp4Neon.
+// SME (aarch64, :mxfp4_sme). The gemv is the gemm on one token, so a token's result has
+// the same bits either way.
+void GemvMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t n_blocks, float* y);
 void GemmMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);

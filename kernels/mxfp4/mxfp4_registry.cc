@@ -8,7 +8,7 @@ namespace {
 constexpr Mxfp4Kernels kVariants[] = {
 #if defined(__aarch64__)
     // ZA-tile gemm; the gemv is the NEON dotprod one (one gemv+gemm pair per entry).
-    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, GemvMxfp4Neon, GemmMxfp4Sme},
+    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, GemvMxfp4Sme, GemmMxfp4Sme},
     {"neon_dot", kCpuNeon | kCpuNeonDot, GemvMxfp4Neon, GemmMxfp4Neon},
 #endif
 #if defined(__x86_64__)

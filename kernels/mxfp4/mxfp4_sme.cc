@@ -83,4 +83,9 @@ void GemmMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const Blo
   }
 }
 
+void GemvMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t n_blocks, float* y) {
+  GemmMxfp4Sme(w, row_stride, rows, x, n_blocks, /*n_tokens=*/1, n_blocks, y, rows);
+}
+
 }  // namespace cpubrrr

@@ -68,7 +68,11 @@ void GemmQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const Bloc
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
 
-// SME gemm (SMOPA); its table entry pairs it with QuantizeQ8_0Neon and GemvQ8_0Neon.
+// SME (streaming outer products; see q8_0_sme.cc). The gemv is the gemm on one token, so
+// a token's result has the same bits either way; the table entry quantizes with
+// QuantizeQ8_0Neon.
+void GemvQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                 size_t n_blocks, float* y);
 void GemmQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                  size_t y_stride);

@@ -8,7 +8,7 @@ namespace {
 constexpr Q8_0Kernels kVariants[] = {
 #if defined(__aarch64__)
     // SMOPA gemm; gemv and quantizer are the NEON dotprod ones (one gemv+gemm per entry).
-    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, GemvQ8_0Neon, GemmQ8_0Sme},
+    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, GemvQ8_0Sme, GemmQ8_0Sme},
     {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, GemvQ8_0Neon, GemmQ8_0Neon},
 #endif
 #if defined(__x86_64__)

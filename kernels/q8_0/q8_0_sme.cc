@@ -61,4 +61,9 @@ void GemmQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const Block
   }
 }
 
+void GemvQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                 size_t n_blocks, float* y) {
+  GemmQ8_0Sme(w, row_stride, rows, x, n_blocks, /*n_tokens=*/1, n_blocks, y, rows);
+}
+
 }  // namespace cpubrrr
