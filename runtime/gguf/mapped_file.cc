@@ -43,6 +43,9 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& 
   const int err = errno;
   ::close(fd);  // The mapping keeps the file alive.
   if (p == MAP_FAILED) return ErrnoError("cannot mmap", path, err);
+  // Ask for 2 MiB page-cache folios mapped by PMDs (fewer TLB misses while streaming
+  // weights); advisory, so a kernel without file THP simply ignores it.
+  ::madvise(p, size, MADV_HUGEPAGE);
   return std::unique_ptr<MappedFile>(new MappedFile(static_cast<const uint8_t*>(p), size));
 }
 
