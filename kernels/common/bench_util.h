@@ -5,11 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include <ctime>
 
-#include "hwy/aligned_allocator.h"
+#include "kernels/common/huge_pages.h"
 #include "kernels/common/read_bandwidth.h"
 
 namespace cpubrrr::bench {
@@ -38,7 +39,7 @@ void FillBlocks(Block* blocks, size_t count, uint64_t seed, Fix fix) {
 // Copies of one weight shape: `copies` matrices of rows x n_blocks, allocated contiguously.
 template <typename Block>
 struct WeightSet {
-  hwy::AlignedFreeUniquePtr<Block[]> data;
+  std::unique_ptr<Block[], HugePagesFree> data;
   size_t matrix_blocks = 0;
   size_t copies = 0;
   const Block* Matrix(size_t i) const { return data.get() + (i % copies) * matrix_blocks; }
@@ -52,7 +53,7 @@ WeightSet<Block> MakeWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
   const size_t matrix_bytes = set.matrix_blocks * sizeof(Block);
   set.copies = (total_bytes + matrix_bytes - 1) / matrix_bytes;
   if (set.copies == 0) set.copies = 1;
-  set.data = hwy::AllocateAligned<Block>(set.copies * set.matrix_blocks);
+  set.data = AllocateHugeArray<Block>(set.copies * set.matrix_blocks);
   FillBlocks(set.data.get(), set.copies * set.matrix_blocks, 0x9E3779B97F4A7C15ull, fix);
   return set;
 }
@@ -78,7 +79,7 @@ inline double ThreadCpuSeconds() {
 // like the benchmarks it is compared with.
 inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
   const size_t n = bytes / sizeof(uint64_t) / 64 * 64;
-  auto buffer = hwy::AllocateAligned<uint64_t>(n);
+  auto buffer = AllocateHugeArray<uint64_t>(n);
   for (size_t i = 0; i < n; ++i) buffer[i] = i;
   double best = 0.0;
   volatile uint64_t sink = 0;

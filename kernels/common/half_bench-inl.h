@@ -4,13 +4,14 @@
 #define CPUBRRR_KERNELS_COMMON_HALF_BENCH_INL_H_
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "hwy/aligned_allocator.h"
+#include "kernels/common/huge_pages.h"
 
 namespace cpubrrr {
 namespace half_bench {
@@ -22,12 +23,12 @@ constexpr size_t kColdBytes = size_t{1} << 30;  // cycled through: beyond any ca
 
 // Returns a buffer of at least n weights with realistic values (a 4096-value pattern),
 // converted to half precision by `to_half`.
-hwy::AlignedFreeUniquePtr<uint16_t[]> Weights(size_t n, uint16_t (*to_half)(float)) {
+std::unique_ptr<uint16_t[], HugePagesFree> Weights(size_t n, uint16_t (*to_half)(float)) {
   std::mt19937 rng(7);
   std::normal_distribution<float> dist(0.0f, 0.05f);
   std::vector<uint16_t> pattern(4096);
   for (uint16_t& w : pattern) w = to_half(dist(rng));
-  auto w = hwy::AllocateAligned<uint16_t>(n);
+  auto w = AllocateHugeArray<uint16_t>(n);
   for (size_t i = 0; i < n; ++i) w[i] = pattern[(i * 2654435761u) % pattern.size()];
   return w;
 }

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "hwy/aligned_allocator.h"
+#include "kernels/common/huge_pages.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/common/read_bandwidth.cc"
@@ -47,7 +47,7 @@ uint64_t StreamRead(const uint64_t* data, size_t n) {
 
 double MeasureReadBandwidthGBs(size_t bytes, int repeats) {
   const size_t n = bytes / sizeof(uint64_t) / 64 * 64;
-  auto buffer = hwy::AllocateAligned<uint64_t>(n);
+  auto buffer = AllocateHugeArray<uint64_t>(n);
   for (size_t i = 0; i < n; ++i) buffer[i] = i;  // touch every page
   double best = 0.0;
   volatile uint64_t sink = 0;

@@ -12,7 +12,7 @@ namespace cpubrrr {
 // 64-byte aligned and `n` is a multiple of 64.
 uint64_t StreamRead(const uint64_t* data, size_t n);
 
-// Returns the best of `repeats` timed single-thread passes over a fresh buffer of
+// Returns the best of `repeats` timed single-thread passes over a fresh huge-page buffer of
 // `bytes`, in GB/s (1e9 bytes per second). Use a buffer far larger than the last-level
 // cache (e.g. 1 GiB) to measure memory rather than cache.
 double MeasureReadBandwidthGBs(size_t bytes, int repeats);
