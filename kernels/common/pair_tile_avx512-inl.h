@@ -1,0 +1,197 @@
+// AVX-512 VNNI gemv/gemm tiles over pairs of 32-value weight blocks against Q8_0
+// activations packed once per call; MXFP4 and Q8_0 supply how a weight pair decodes.
+// Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, FMA and F16C.
+#ifndef CPUBRRR_KERNELS_COMMON_PAIR_TILE_AVX512_INL_H_
+#define CPUBRRR_KERNELS_COMMON_PAIR_TILE_AVX512_INL_H_
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "quant/q8_0.h"
+
+namespace cpubrrr::pair_tile {
+
+// Where a pair's 64 values sit in a 512-bit register: kBlocks puts block b in the low
+// 256 bits and b + 1 in the high; kHalves puts the 128-bit lanes in the order b[0:16],
+// b+1[0:16], b[16:32], b+1[16:32] (what MXFP4's low and high nibbles give cheaply).
+enum class LaneOrder { kBlocks, kHalves };
+
+// Lanes (of 16 floats) that belong to block b + 1.
+constexpr __mmask16 SecondBlockLanes(LaneOrder order) {
+  return order == LaneOrder::kBlocks ? 0xFF00 : 0xF0F0;
+}
+
+// One token's activation blocks b and b + 1 (b even) in a LaneOrder. A missing block
+// b + 1 (odd block count) is all zeros, scale included, so it adds exactly 0.
+struct alignas(64) PackedPair {
+  int8_t q[64];
+  int32_t neg_offset[16];  // -128 * the sum of the four x bytes of each int32 lane
+  float d[16];             // the lane's block scale d_x
+};
+
+// Packs n_blocks Q8_0 blocks of one token into (n_blocks + 1) / 2 pairs.
+template <LaneOrder kOrder>
+void PackActivations(const BlockQ8_0* x, size_t n_blocks, PackedPair* out) {
+  const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
+  for (size_t b = 0; b < n_blocks; b += 2, ++out) {
+    const BlockQ8_0& x0 = x[b];
+    const bool has_next = b + 1 < n_blocks;
+    const __m256i q0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x0.qs));
+    const __m256i q1 = has_next ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b + 1].qs))
+                                : _mm256_setzero_si256();
+    __m512i q;
+    if constexpr (kOrder == LaneOrder::kBlocks) {
+      q = _mm512_inserti64x4(_mm512_castsi256_si512(q0), q1, 1);
+    } else {
+      const __m256i lows = _mm256_permute2x128_si256(q0, q1, 0x20);
+      const __m256i highs = _mm256_permute2x128_si256(q0, q1, 0x31);
+      q = _mm512_inserti64x4(_mm512_castsi256_si512(lows), highs, 1);
+    }
+    _mm512_store_si512(out->q, q);
+    _mm512_store_si512(out->neg_offset,
+                       _mm512_sub_epi32(_mm512_setzero_si512(),
+                                        _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, q)));
+    const float d0 = _cvtsh_ss(x0.d), d1 = has_next ? _cvtsh_ss(x[b + 1].d) : 0.0f;
+    _mm512_store_ps(out->d, _mm512_mask_blend_ps(SecondBlockLanes(kOrder), _mm512_set1_ps(d0),
+                                                 _mm512_set1_ps(d1)));
+  }
+}
+
+// Returns this thread's buffer holding n_tokens tokens' packed pairs (`pairs` per token).
+template <LaneOrder kOrder>
+const PackedPair* Pack(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, size_t n_blocks,
+                       size_t pairs) {
+  thread_local std::vector<PackedPair> buffer;
+  if (buffer.size() < n_tokens * pairs) buffer.resize(n_tokens * pairs);
+  for (size_t t = 0; t < n_tokens; ++t) {
+    PackActivations<kOrder>(x + t * x_stride, n_blocks, &buffer[t * pairs]);
+  }
+  return buffer.data();
+}
+
+// Computes the R x T tile y[t * y_stride + r] = dot(row r, token t) with a Decoder:
+//   Decoder::Block, Decoder::kOrder, and members Weights(b0, b1) (the pair's 64 weights
+//   plus 128 as unsigned bytes in kOrder; b1 null for a lone last block, whose lanes must
+//   be byte 128) and Scale(b0, b1) (the weight scale of each float lane).
+// Each weight pair is decoded once for T tokens; each packed activation pair is loaded for
+// R rows. Per pair and lane: an int32 partial dot seeded with -128 * sum(x), converted and
+// added with one FMA scaled by d_w * d_x, alternating between two accumulators (even and
+// odd pairs) to halve the FMA chain; the 32 lanes are summed at the end. The order of float
+// operations per (row, token) does not depend on R or T, so gemv and gemm agree bit for bit.
+// Block b of row r is w[r * row_step + b * block_step]: (row_stride, 1) row-major, (1, R)
+// for rows interleaved per block. x holds pairs_stride packed pairs per token.
+// With prefetch_ahead != 0, each pair the tile prefetches each row's block prefetch_ahead
+// blocks further on; row-major callers pass R * row_stride, the same position in the next
+// R rows (a row is too short a stream for the hardware prefetcher to ramp up). Prefetches
+// past the matrix end never fault.
+template <class Decoder, int R, int T>
+void Tile(const typename Decoder::Block* w, size_t row_step, size_t block_step,
+          size_t prefetch_ahead, const PackedPair* x, size_t pairs_stride, size_t n_blocks,
+          float* y, size_t y_stride) {
+  using Block = typename Decoder::Block;
+  const Decoder decoder;
+  __m512 acc[2][R][T];
+  #pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    #pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) acc[0][r][t] = acc[1][r][t] = _mm512_setzero_ps();
+  }
+  auto step = [&](size_t b, auto chain) __attribute__((always_inline)) {
+    const bool two = b + 1 < n_blocks;
+    if (prefetch_ahead != 0) {
+      #pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+        const Block* ahead = w + r * row_step + b * block_step + prefetch_ahead;
+        _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
+      }
+    }
+    const PackedPair* xp = x + b / 2;
+    #pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const Block& w0 = w[r * row_step + b * block_step];
+      const Block* w1 = two ? &w0 + block_step : nullptr;
+      const __m512i wq = decoder.Weights(w0, w1);
+      const __m512 s = decoder.Scale(w0, w1);
+      #pragma GCC unroll 8
+      for (int t = 0; t < T; ++t) {
+        const PackedPair& p = xp[t * pairs_stride];
+        const __m512i dot = _mm512_dpbusd_epi32(_mm512_load_si512(p.neg_offset), wq,
+                                                _mm512_load_si512(p.q));
+        acc[chain][r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot),
+                                           _mm512_mul_ps(s, _mm512_load_ps(p.d)), acc[chain][r][t]);
+      }
+    }
+  };
+  size_t b = 0;
+  for (; b + 4 <= n_blocks; b += 4) {
+    step(b, std::integral_constant<int, 0>());
+    step(b + 2, std::integral_constant<int, 1>());
+  }
+  if (b < n_blocks) step(b, std::integral_constant<int, 0>());
+  if (b + 2 < n_blocks) step(b + 2, std::integral_constant<int, 1>());
+  #pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    #pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) {
+      y[t * y_stride + r] = _mm512_reduce_add_ps(_mm512_add_ps(acc[0][r][t], acc[1][r][t]));
+    }
+  }
+}
+
+// Runs Tile<R, T> over row-major rows in steps of R, finishing with smaller row tiles.
+template <class Decoder, int R, int T>
+void Rows(const typename Decoder::Block* w, size_t row_stride, size_t rows, const PackedPair* x,
+          size_t pairs_stride, size_t n_blocks, float* y, size_t y_stride) {
+  size_t r = 0;
+  for (; r + R <= rows; r += R) {
+    Tile<Decoder, R, T>(w + r * row_stride, row_stride, 1, R * row_stride, x, pairs_stride,
+                        n_blocks, y + r, y_stride);
+  }
+  if constexpr (R > 1) {
+    Rows<Decoder, R - 1, T>(w + r * row_stride, row_stride, rows - r, x, pairs_stride, n_blocks,
+                            y + r, y_stride);
+  }
+}
+
+// Row tile of the gemv: four rows share each packed activation load.
+inline constexpr int kGemvRows = 4;
+// Gemm tile: 2 rows x 4 tokens (16 accumulators; activations are memory operands).
+inline constexpr int kGemmRows = 2;
+inline constexpr int kGemmTokens = 4;
+
+// The gemv of the kernel contracts: y[r] = dot(row r, x) for r < rows.
+template <class Decoder>
+void Gemv(const typename Decoder::Block* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+          size_t n_blocks, float* y) {
+  const PackedPair* xp = Pack<Decoder::kOrder>(x, 0, 1, n_blocks, (n_blocks + 1) / 2);
+  Rows<Decoder, kGemvRows, 1>(w, row_stride, rows, xp, 0, n_blocks, y, 0);
+}
+
+// The gemm of the kernel contracts: y[t * y_stride + r] = dot(row r, token t).
+template <class Decoder>
+void Gemm(const typename Decoder::Block* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  const size_t pairs = (n_blocks + 1) / 2;
+  const PackedPair* xp = Pack<Decoder::kOrder>(x, x_stride, n_tokens, n_blocks, pairs);
+  size_t t = 0;
+  for (; t + kGemmTokens <= n_tokens; t += kGemmTokens) {
+    Rows<Decoder, kGemmRows, kGemmTokens>(w, row_stride, rows, xp + t * pairs, pairs, n_blocks,
+                                          y + t * y_stride, y_stride);
+  }
+  const PackedPair* xt = xp + t * pairs;
+  float* yt = y + t * y_stride;
+  switch (n_tokens - t) {
+    case 3: Rows<Decoder, kGemmRows, 3>(w, row_stride, rows, xt, pairs, n_blocks, yt, y_stride); break;
+    case 2: Rows<Decoder, kGemmRows, 2>(w, row_stride, rows, xt, pairs, n_blocks, yt, y_stride); break;
+    case 1: Rows<Decoder, kGemvRows, 1>(w, row_stride, rows, xt, pairs, n_blocks, yt, y_stride); break;
+    default: break;
+  }
+}
+
+}  // namespace cpubrrr::pair_tile
+
+#endif  // CPUBRRR_KERNELS_COMMON_PAIR_TILE_AVX512_INL_H_
