@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "kernels/common/cpu_features.h"
+#include "kernels/common/bench_util.h"
+#include "kernels/common/huge_pages.h"
 #include "kernels/common/read_bandwidth.h"
-#include "kernels/kquant/vnni_peak.h"
+#include "kernels/common/vnni_peak.h"
 #include "quant/q8_k.h"
 
 namespace cpubrrr::bench {
@@ -39,37 +41,6 @@ struct Yardsticks {
   double vnni_gmacs = 0;  // 0 when the CPU has no AVX-512 VNNI
 };
 
-// Returns the thread CPU time in seconds.
-inline double ThreadSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-// Returns the best of `repeats` single-thread StreamRead passes over `bytes`, in GB/s of
-// thread CPU time.
-inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
-  const size_t n = bytes / sizeof(uint64_t);
-  // StreamRead needs 64-byte alignment and a multiple of 64 words.
-  std::unique_ptr<uint64_t[], decltype(&std::free)> buf(
-      static_cast<uint64_t*>(std::aligned_alloc(64, n * sizeof(uint64_t))), &std::free);
-  for (size_t i = 0; i < n; ++i) buf[i] = i;  // touch every page
-  double best = 0;
-  uint64_t sink = 0;
-  for (int r = 0; r < repeats; ++r) {
-    const double start = ThreadSeconds();
-    sink += StreamRead(buf.get(), n);
-    best = std::max(best, n * sizeof(uint64_t) / (ThreadSeconds() - start) / 1e9);
-  }
-  benchmark::DoNotOptimize(sink);
-  return best;
-}
-
-// Hot matrices are cut to at most this many bytes of weights so that they stay in a
-// 1 MB L2 cache next to the activations.
-constexpr size_t kHotBytes = 512 << 10;
-// Cold runs cycle through copies totalling more than this, several times any L3 here.
-constexpr size_t kColdBytes = size_t{256} << 20;
 
 // Returns the yardsticks, printing them and adding them to the benchmark context.
 inline Yardsticks MeasureYardsticks() {
@@ -77,7 +48,7 @@ inline Yardsticks MeasureYardsticks() {
   y.read_gbs = MeasureReadBandwidthCpuGBs(size_t{1} << 30, 5);
   y.read_wall_gbs = MeasureReadBandwidthGBs(size_t{1} << 30, 5);
 #if defined(__x86_64__)
-  if (HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) y.vnni_gmacs = MeasureVnniPeakGmacs(30);
+  if (HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) y.vnni_gmacs = MeasureVnniPeakMacsPerSecond(30) / 1e9;
 #endif
   benchmark::AddCustomContext("read_bw_1thread_cpu_time_GBs", std::to_string(y.read_gbs));
   benchmark::AddCustomContext("read_bw_1thread_wall_GBs", std::to_string(y.read_wall_gbs));
@@ -92,20 +63,20 @@ inline Yardsticks MeasureYardsticks() {
 // through `fix` (to keep fp16 scales finite). The last result is cached, so benchmarks of
 // one shape (registered together) share it and only one cold set is alive at a time.
 template <typename Block>
-const std::vector<std::unique_ptr<Block[]>>& Matrices(size_t rows, size_t n_blocks, size_t copies,
+const std::vector<std::unique_ptr<Block[], HugePagesFree>>& Matrices(size_t rows, size_t n_blocks, size_t copies,
                                                       void (*fix)(Block&, std::mt19937&)) {
   static size_t cached_rows = 0, cached_blocks = 0, cached_copies = 0;
-  static std::vector<std::unique_ptr<Block[]>> w;
+  static std::vector<std::unique_ptr<Block[], HugePagesFree>> w;
   if (rows == cached_rows && n_blocks == cached_blocks && copies == cached_copies) return w;
   w.clear();
   const size_t count = rows * n_blocks;
   std::mt19937 rng(1);
-  std::unique_ptr<Block[]> first(new Block[count]);
+  auto first = AllocateHugeArray<Block>(count);
   auto* bytes = reinterpret_cast<uint8_t*>(first.get());
   for (size_t i = 0; i < count * sizeof(Block); ++i) bytes[i] = static_cast<uint8_t>(rng());
   for (size_t i = 0; i < count; ++i) fix(first[i], rng);
   for (size_t c = 1; c < copies; ++c) {
-    w.emplace_back(new Block[count]);
+    w.push_back(AllocateHugeArray<Block>(count));
     std::memcpy(w.back().get(), first.get(), count * sizeof(Block));
   }
   w.push_back(std::move(first));
