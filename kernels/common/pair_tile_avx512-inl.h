@@ -82,38 +82,40 @@ const PackedPair* Pack(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, siz
 // added with one FMA scaled by d_w * d_x, alternating between two accumulators (even and
 // odd pairs) to halve the FMA chain; the 32 lanes are summed at the end. The order of float
 // operations per (row, token) does not depend on R or T, so gemv and gemm agree bit for bit.
-// Block b of row r is w[r * row_step + b * block_step]: (row_stride, 1) row-major, (1, R)
+// Block b of row r is w[r * row_step + b * kBlockStep]: (row_stride, 1) row-major, (1, R)
 // for rows interleaved per block. x holds pairs_stride packed pairs per token.
 // With prefetch_ahead != 0, each pair the tile prefetches each row's block prefetch_ahead
 // blocks further on; row-major callers pass R * row_stride, the same position in the next
 // R rows (a row is too short a stream for the hardware prefetcher to ramp up). Prefetches
 // past the matrix end never fault.
-template <class Decoder, int R, int T>
-void Tile(const typename Decoder::Block* w, size_t row_step, size_t block_step,
-          size_t prefetch_ahead, const PackedPair* x, size_t pairs_stride, size_t n_blocks,
-          float* y, size_t y_stride) {
+template <class Decoder, int R, int T, size_t kBlockStep = 1>
+void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahead,
+          const PackedPair* x, size_t pairs_stride, size_t n_blocks, float* y, size_t y_stride) {
   using Block = typename Decoder::Block;
   const Decoder decoder;
+  const Block* row[R];
+  #pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) row[r] = w + r * row_step;
   __m512 acc[2][R][T];
   #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
     #pragma GCC unroll 8
     for (int t = 0; t < T; ++t) acc[0][r][t] = acc[1][r][t] = _mm512_setzero_ps();
   }
-  auto step = [&](size_t b, auto chain) __attribute__((always_inline)) {
-    const bool two = b + 1 < n_blocks;
+  // One pair at block b into accumulator `chain`; `two` is false for a lone last block.
+  auto step = [&](size_t b, auto chain, auto two) __attribute__((always_inline)) {
     if (prefetch_ahead != 0) {
       #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) {
-        const Block* ahead = w + r * row_step + b * block_step + prefetch_ahead;
-        _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(row[r] + b * kBlockStep + prefetch_ahead),
+                     _MM_HINT_T0);
       }
     }
     const PackedPair* xp = x + b / 2;
     #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const Block& w0 = w[r * row_step + b * block_step];
-      const Block* w1 = two ? &w0 + block_step : nullptr;
+      const Block& w0 = row[r][b * kBlockStep];
+      const Block* w1 = two ? &w0 + kBlockStep : nullptr;
       const __m512i wq = decoder.Weights(w0, w1);
       const __m512 s = decoder.Scale(w0, w1);
       #pragma GCC unroll 8
@@ -126,13 +128,21 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t block_step,
       }
     }
   };
+  using Even = std::integral_constant<int, 0>;
+  using Odd = std::integral_constant<int, 1>;
+  using Pair = std::true_type;
+  using Lone = std::false_type;
   size_t b = 0;
   for (; b + 4 <= n_blocks; b += 4) {
-    step(b, std::integral_constant<int, 0>());
-    step(b + 2, std::integral_constant<int, 1>());
+    step(b, Even(), Pair());
+    step(b + 2, Odd(), Pair());
   }
-  if (b < n_blocks) step(b, std::integral_constant<int, 0>());
-  if (b + 2 < n_blocks) step(b + 2, std::integral_constant<int, 1>());
+  if (b + 2 <= n_blocks) {
+    step(b, Even(), Pair());
+    if (b + 2 < n_blocks) step(b + 2, Odd(), Lone());
+  } else if (b < n_blocks) {
+    step(b, Even(), Lone());
+  }
   #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
     #pragma GCC unroll 8
@@ -148,7 +158,7 @@ void Rows(const typename Decoder::Block* w, size_t row_stride, size_t rows, cons
           size_t pairs_stride, size_t n_blocks, float* y, size_t y_stride) {
   size_t r = 0;
   for (; r + R <= rows; r += R) {
-    Tile<Decoder, R, T>(w + r * row_stride, row_stride, 1, R * row_stride, x, pairs_stride,
+    Tile<Decoder, R, T>(w + r * row_stride, row_stride, R * row_stride, x, pairs_stride,
                         n_blocks, y + r, y_stride);
   }
   if constexpr (R > 1) {

@@ -59,11 +59,11 @@ void GemvMxfp4RepackedAvx512(const BlockMxfp4* packed, size_t rows, const BlockQ
       pair_tile::Pack<Mxfp4Pairs::kOrder>(x, 0, 1, n_blocks, (n_blocks + 1) / 2);
   size_t r = 0;
   for (; r + R <= rows; r += R, packed += group_blocks) {
-    pair_tile::Tile<Mxfp4Pairs, R, 1>(packed, 1, R, 0, xp, 0, n_blocks, y + r, 0);
+    pair_tile::Tile<Mxfp4Pairs, R, 1, R>(packed, 1, 0, xp, 0, n_blocks, y + r, 0);
   }
   if (r < rows) {
     float tail[R];
-    pair_tile::Tile<Mxfp4Pairs, R, 1>(packed, 1, R, 0, xp, 0, n_blocks, tail, 0);
+    pair_tile::Tile<Mxfp4Pairs, R, 1, R>(packed, 1, 0, xp, 0, n_blocks, tail, 0);
     for (size_t i = 0; r + i < rows; ++i) y[r + i] = tail[i];
   }
 }
