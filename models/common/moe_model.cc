@@ -20,6 +20,7 @@
 #include "kernels/f32/vec.h"
 #include "models/common/dequantize_row.h"
 #include "models/common/linear.h"
+#include "runtime/gguf/page_in.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/threading/worker_pool.h"
 
@@ -495,6 +496,12 @@ absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig co
       return absl::UnimplementedError(Cat("model: router ", l.router.name, " has type ",
                                           TypeName(l.router.type), "; the router runs in f32 on a float type"));
     }
+  }
+  // Page the weights in when they fit with 1 GiB to spare (the available memory counts
+  // page cache that already holds the file as available).
+  const absl::Span<const uint8_t> mapped = file.mapped_bytes();
+  if (options.page_in && !mapped.empty() && mapped.size() + (uint64_t{1} << 30) < AvailableMemoryBytes()) {
+    PageIn(mapped, options.progress);
   }
   const int threads = options.n_threads > 0 ? options.n_threads
                                             : std::max(1u, std::thread::hardware_concurrency());

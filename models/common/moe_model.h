@@ -2,6 +2,7 @@
 #ifndef CPUBRRR_MODELS_COMMON_MOE_MODEL_H_
 #define CPUBRRR_MODELS_COMMON_MOE_MODEL_H_
 
+#include <functional>
 #include <memory>
 
 #include "absl/status/statusor.h"
@@ -16,6 +17,11 @@ namespace cpubrrr {
 struct ModelOptions {
   int n_threads = 0;  // 0: one per hardware thread
   KvCacheType kv_type = KvCacheType::kF16;  // llama.cpp's default cache type
+  // Read the weights into memory at load (as 2 MiB folios, see runtime/gguf/page_in.h)
+  // when the file fits in available memory; otherwise pages fault in on first use.
+  bool page_in = true;
+  // Called with the fraction (0..1) of the file read so far while paging in.
+  std::function<void(double)> progress;
 };
 
 // Tokens a single pass through the layers takes; longer inputs run in chunks of this
