@@ -27,9 +27,11 @@ std::string SharedModel(const std::string& preset) {
   return (*paths)[preset] = path.ok() ? *path : "";
 }
 
+// Loads with 32-token passes unless told otherwise, so short prompts span several.
 std::unique_ptr<Model> Load(const std::string& path, int threads,
-                            KvCacheType kv = KvCacheType::kF16) {
-  absl::StatusOr<std::unique_ptr<Model>> model = LoadModel(path, {.n_threads = threads, .kv_type = kv});
+                            KvCacheType kv = KvCacheType::kF16, int batch = 32) {
+  absl::StatusOr<std::unique_ptr<Model>> model =
+      LoadModel(path, {.n_threads = threads, .kv_type = kv, .max_batch_tokens = batch});
   EXPECT_TRUE(model.ok()) << model.status();
   return model.ok() ? *std::move(model) : nullptr;
 }
@@ -70,11 +72,10 @@ TEST_P(PerPreset, GreedyContinuationDoesNotDependOnThreadCount) {
   }
 }
 
-TEST_P(PerPreset, BatchedPrefillEqualsTokenByTokenBitForBit) {
-  const std::string path = SharedModel(GetParam());
-  std::unique_ptr<Model> model = Load(path, 2, KvCacheType::kF32);
+// Runs 45 tokens as one Forward and token by token with `batch`-token passes.
+void ExpectBatchedEqualsTokenByToken(const std::string& path, int batch) {
+  std::unique_ptr<Model> model = Load(path, 2, KvCacheType::kF32, batch);
   ASSERT_NE(model, nullptr);
-  // 45 tokens: one full chunk of kMaxBatchTokens and a partial one.
   const std::vector<int32_t> prompt = Prompt(45, model->info().n_vocab);
   std::vector<float> batched(model->info().n_vocab), single(model->info().n_vocab);
   auto a = model->NewSession(64);
@@ -85,6 +86,12 @@ TEST_P(PerPreset, BatchedPrefillEqualsTokenByTokenBitForBit) {
   for (int32_t t : prompt) ASSERT_TRUE(model->Forward(**b, {&t, 1}, absl::MakeSpan(single)).ok());
   EXPECT_EQ(batched, single);
   EXPECT_EQ((*a)->position(), 45u);
+}
+
+TEST_P(PerPreset, BatchedPrefillEqualsTokenByTokenBitForBit) {
+  // 32-token passes: a full chunk and a partial one; 512 (the default): one chunk.
+  ExpectBatchedEqualsTokenByToken(SharedModel(GetParam()), 32);
+  ExpectBatchedEqualsTokenByToken(SharedModel(GetParam()), 512);
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, PerPreset,

@@ -107,13 +107,14 @@ class MoeModel : public Model {
 
   GgufFile file_;
   ModelConfig c_;
+  int batch_;  // tokens per pass (ModelOptions::max_batch_tokens)
   ModelWeights w_;
   ModelOptions options_;
   ModelInfo info_;
   WorkerPool pool_;
   std::vector<WorkerScratch> scratch_;
   std::vector<int32_t> iota_;
-  // Activations of one chunk of up to kMaxBatchTokens tokens.
+  // Activations of one chunk of up to batch_ tokens.
   std::vector<float> x_, q_, k_, v_, proj_, router_, sel_w_, eo_, rope_cos_, rope_sin_;
   std::vector<int32_t> sel_ids_;
   ActivationBatch act_d_, act_attn_, hidden_, act_out_;
@@ -159,18 +160,19 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
                    const ModelOptions& options, int n_threads)
     : file_(std::move(file)),
       c_(std::move(config)),
+      batch_(options.max_batch_tokens),
       w_(std::move(weights)),
       options_(options),
       pool_(n_threads),
-      act_d_(kMaxBatchTokens, c_.n_embd, LayersNeed(w_, ActFormat::kQ8_0, 0),
+      act_d_(batch_, c_.n_embd, LayersNeed(w_, ActFormat::kQ8_0, 0),
              LayersNeed(w_, ActFormat::kQ8K, 0)),
-      act_attn_(kMaxBatchTokens, c_.q_dim(), LayersNeed(w_, ActFormat::kQ8_0, 1),
+      act_attn_(batch_, c_.q_dim(), LayersNeed(w_, ActFormat::kQ8_0, 1),
                 LayersNeed(w_, ActFormat::kQ8K, 1)),
-      hidden_(kMaxBatchTokens * c_.n_expert_used, c_.n_ff_exp,
+      hidden_(batch_ * c_.n_expert_used, c_.n_ff_exp,
               LayersNeed(w_, ActFormat::kQ8_0, 2), LayersNeed(w_, ActFormat::kQ8K, 2)),
       act_out_(1, c_.n_embd, Needs(ActFormat::kQ8_0, w_.output), Needs(ActFormat::kQ8K, w_.output)),
       rope_(RopeParamsFor(c_)) {
-  const size_t U = kMaxBatchTokens, d = c_.n_embd, k = c_.n_expert_used;
+  const size_t U = batch_, d = c_.n_embd, k = c_.n_expert_used;
   x_.resize(U * d);
   q_.resize(U * c_.q_dim());
   k_.resize(U * c_.kv_dim());
@@ -208,7 +210,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
 }
 
 absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_length) {
-  const uint32_t ring = c_.sliding_window + kMaxBatchTokens - 1;
+  const uint32_t ring = c_.sliding_window + batch_ - 1;
   auto capacities = [&](uint32_t ctx) {
     std::vector<uint32_t> cap(c_.n_layer);
     for (uint32_t l = 0; l < c_.n_layer; ++l) cap[l] = c_.IsSlidingLayer(l) ? std::min(ctx, ring) : ctx;
@@ -224,7 +226,7 @@ absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_l
   absl::StatusOr<KvCache> cache = KvCache::Create(capacities(ctx), c_.kv_dim(), options_.kv_type);
   if (!cache.ok()) return cache.status();
   const bool has_ring = c_.sliding_window != 0 && ctx > ring;
-  const uint32_t rewind_limit = has_ring ? kMaxBatchTokens : ctx;
+  const uint32_t rewind_limit = has_ring ? batch_ : ctx;
   return std::unique_ptr<Session>(
       new MoeSession(this, *std::move(cache), ctx, rewind_limit, pool_.n_threads()));
 }
@@ -251,8 +253,8 @@ absl::Status MoeModel::Forward(Session& session, absl::Span<const int32_t> token
                                      " positions, ", s->position(), " are used and ", tokens.size(),
                                      " more were given"));
   }
-  for (size_t done = 0; done < tokens.size(); done += kMaxBatchTokens) {
-    const int n = static_cast<int>(std::min<size_t>(kMaxBatchTokens, tokens.size() - done));
+  for (size_t done = 0; done < tokens.size(); done += batch_) {
+    const int n = static_cast<int>(std::min<size_t>(batch_, tokens.size() - done));
     const bool last = done + n == tokens.size();
     Pass(*s, tokens.data() + done, n, s->position(), last ? logits.data() : nullptr);
     s->Advance(n);
@@ -490,6 +492,10 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
 absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig config,
                                                    ModelWeights weights,
                                                    const ModelOptions& options) {
+  if (options.max_batch_tokens < 1) {
+    return absl::InvalidArgumentError(Cat("model: max_batch_tokens is ", options.max_batch_tokens,
+                                          "; a pass takes at least one token"));
+  }
   for (uint32_t il = 0; il < config.n_layer; ++il) {
     const LayerWeights& l = weights.layers[il];
     if (ActFormatFor(l.router.type) != ActFormat::kF32) {

@@ -22,11 +22,11 @@ struct ModelOptions {
   bool page_in = true;
   // Called with the fraction (0..1) of the file read so far while paging in.
   std::function<void(double)> progress;
+  // Tokens a single pass through the layers takes (llama.cpp's ubatch); longer inputs run
+  // in chunks of this size. Larger chunks give each expert more tokens per weight read.
+  // Sliding-window layers keep window + max_batch_tokens - 1 positions.
+  int max_batch_tokens = 512;
 };
-
-// Tokens a single pass through the layers takes; longer inputs run in chunks of this
-// size. Sliding-window layers keep window + kMaxBatchTokens - 1 positions.
-inline constexpr int kMaxBatchTokens = 32;
 
 // Returns a Model that owns `file` and runs `weights` (views into it) with `config`.
 // Fails when a weight type cannot serve its role (the router must be a float type;
