@@ -107,7 +107,7 @@ std::string JsonReport(const BenchReport& report) {
     nlohmann::ordered_json o = {
         {"model", row.model},
         {"model_filename", row.path},
-        {"model_size", row.file_bytes},
+        {"file_bytes", row.file_bytes},
         {"size_gib", row.file_bytes / kGiB},
         {"model_n_params", row.n_params},
         {"params_b", row.n_params / 1e9},

@@ -49,9 +49,10 @@ double CeilingTokensPerSecond(const BenchRow& row, double read_gbs);
 // with t/s as "mean ± stddev" and "-" in the last three columns of pp rows.
 std::string MarkdownReport(const BenchReport& report);
 
-// Returns a JSON array of one object per row: the table's values as numbers, every
-// sample, and llama-bench's names for the fields it shares (model_filename, model_size,
-// model_n_params, n_threads, n_prompt, n_gen, avg_ts, stddev_ts, samples_ts, cpu_info).
+// Returns a JSON array of one object per row: the table's values as numbers (file_bytes
+// and size_gib for the file), every sample, and llama-bench's names for the fields it
+// shares (model_filename, model_n_params, n_threads, n_prompt, n_gen, avg_ts, stddev_ts,
+// samples_ts, cpu_info; not model_size, which llama-bench gives as tensor bytes).
 std::string JsonReport(const BenchReport& report);
 
 }  // namespace cpubrrr

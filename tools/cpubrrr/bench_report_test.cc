@@ -88,7 +88,8 @@ TEST(BenchReport, JsonRows) {
   const nlohmann::json& pp = rows[0];
   EXPECT_EQ(pp["model"], "gpt|oss");
   EXPECT_EQ(pp["model_filename"], "/m/x.gguf");
-  EXPECT_EQ(pp["model_size"], uint64_t{12} << 30);
+  EXPECT_EQ(pp["file_bytes"], uint64_t{12} << 30);
+  EXPECT_FALSE(pp.contains("model_size"));  // llama-bench's model_size counts tensor bytes only
   EXPECT_DOUBLE_EQ(pp["size_gib"].get<double>(), 12.0);
   EXPECT_EQ(pp["model_n_params"], 20'910'000'000u);
   EXPECT_EQ(pp["n_threads"], 1);
