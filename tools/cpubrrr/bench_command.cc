@@ -112,8 +112,9 @@ absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architectu
                    .n_prompt = test.n_prompt,
                    .n_gen = test.n_gen,
                    .samples_ts = {}};
-      std::fprintf(stderr, "bench: %s with %d thread%s: a warm-up and %d timed runs\n",
-                   TestName(row).c_str(), threads, threads == 1 ? "" : "s", options.repetitions);
+      std::fprintf(stderr, "bench: %s with %d thread%s: a warm-up and %d timed run%s\n",
+                   TestName(row).c_str(), threads, threads == 1 ? "" : "s", options.repetitions,
+                   options.repetitions == 1 ? "" : "s");
       absl::StatusOr<std::vector<double>> samples = RunBenchTest(**model, test, options.repetitions);
       if (!samples.ok()) return samples.status();
       row.samples_ts = *std::move(samples);
