@@ -51,7 +51,11 @@ def int_list(text):
 
 
 def test_name(row):
-    """Returns llama-bench's name of a JSON row's test: pp512, tg128, pp512+tg128, ... @ d4096."""
+    """Returns the name of a JSON row's test: its "test" field (cpubrrr's and ik_llama.cpp's
+    rows, whose tg128@pp512 is not a pp+tg test), else llama-bench's name from the token
+    counts: pp512, tg128, pp512+tg128, ... @ d4096."""
+    if "test" in row:
+        return row["test"]
     n_prompt, n_gen = row["n_prompt"], row["n_gen"]
     if n_gen == 0:
         name = f"pp{n_prompt}"

@@ -125,6 +125,7 @@ class CompareBenchTest(unittest.TestCase):
         self.assertEqual(name({"n_prompt": 0, "n_gen": 128}), "tg128")
         self.assertEqual(name({"n_prompt": 512, "n_gen": 128}), "pp512+tg128")
         self.assertEqual(name({"n_prompt": 0, "n_gen": 128, "n_depth": 4096}), "tg128 @ d4096")
+        self.assertEqual(name({"n_prompt": 512, "n_gen": 128, "test": "tg128@pp512"}), "tg128@pp512")
 
 
 if __name__ == "__main__":
