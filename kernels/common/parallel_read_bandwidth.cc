@@ -6,7 +6,7 @@
 #include <chrono>
 #include <thread>
 
-#include "hwy/aligned_allocator.h"
+#include "kernels/common/huge_pages.h"
 #include "kernels/common/read_bandwidth.h"
 
 namespace cpubrrr {
@@ -44,7 +44,7 @@ std::vector<double> TimeParallelStreamRead(const uint64_t* data, size_t n, int t
 std::vector<double> MeasureParallelReadBandwidthGBs(size_t bytes, const std::vector<int>& thread_counts,
                                                     int repeats) {
   const size_t n = bytes / sizeof(uint64_t) / 64 * 64;
-  auto buffer = hwy::AllocateAligned<uint64_t>(n);
+  auto buffer = AllocateHugeArray<uint64_t>(n);
   for (size_t i = 0; i < n; ++i) buffer[i] = i;  // touch every page
   std::vector<double> gbs;
   for (int threads : thread_counts) {

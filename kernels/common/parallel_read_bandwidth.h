@@ -19,8 +19,8 @@ std::vector<double> TimeParallelStreamRead(const uint64_t* data, size_t n, int t
                                            int repeats, uint64_t& checksum);
 
 // Returns, for each of `thread_counts`, the best of `repeats` timed passes of that many
-// threads over one fresh buffer of `bytes`, in GB/s (1e9 bytes per second). As with
-// MeasureReadBandwidthGBs, use a buffer far larger than the last-level cache.
+// threads over one fresh huge-page buffer of `bytes`, in GB/s (1e9 bytes per second). As
+// with MeasureReadBandwidthGBs, use a buffer far larger than the last-level cache.
 std::vector<double> MeasureParallelReadBandwidthGBs(size_t bytes, const std::vector<int>& thread_counts,
                                                     int repeats);
 
