@@ -8,19 +8,23 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/engine/engine_loader.h"
 #include "tools/cpubrrr/load_progress.h"
-#include "tools/cpubrrr/model_source.h"
 
 namespace cpubrrr {
 
-absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
-    const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+absl::StatusOr<ModelSource> ResolveCliModel(const CliOptions& options) {
   absl::StatusOr<ModelSource> source = ResolveModelSource(options.model);
-  if (!source.ok()) return source.status();
-  if (source->random_weights) {
+  if (source.ok() && source->random_weights) {
     std::fprintf(stderr,
                  "cpubrrr: no -m given, so using the default model: a tiny synthetic gpt-oss "
                  "with RANDOM weights. Its output is gibberish; pass -m MODEL for a real one.\n");
   }
+  return source;
+}
+
+absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
+    const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+  absl::StatusOr<ModelSource> source = ResolveCliModel(options);
+  if (!source.ok()) return source.status();
   LoadProgress progress(source->path);
   LoadEngineOptions load;
   load.engine.context_length = options.context_length;

@@ -10,8 +10,13 @@
 #include "runtime/engine/engine.h"
 #include "runtime/engine/model_factory.h"
 #include "tools/cpubrrr/cli_options.h"
+#include "tools/cpubrrr/model_source.h"
 
 namespace cpubrrr {
+
+// Returns the GGUF for -m (see ResolveModelSource), telling on stderr when it is the
+// default model, whose weights are random.
+absl::StatusOr<ModelSource> ResolveCliModel(const CliOptions& options);
 
 // Returns the engine for `options` (-m, -t, -c), telling on stderr what is loading and,
 // for the default model, that its weights are random.

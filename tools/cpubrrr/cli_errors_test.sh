@@ -54,6 +54,10 @@ expect_error not_built "gpt-oss forward pass is not built into this binary" "${q
 expect_error no_tokenizer "tokenizer.ggml.model" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf" -p hi
 expect_error no_prompt "no prompt" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf"
 expect_error unreadable_prompt "cannot read" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf" -f "$tmp/none.txt"
+expect_error bench_nothing "nothing to run" "${cpubrrr[@]}" bench -m "$tmp/gptoss.gguf" -p 0 -n 0
+expect_error bench_threads "invalid value '1,0' for --threads" "${cpubrrr[@]}" bench -t 1,0
+expect_error bench_unknown_arch "unknown architecture 'llama'" "${cpubrrr[@]}" bench -m "$tmp/llama.gguf"
+expect_error bench_missing_file "no-such.gguf" "${cpubrrr[@]}" bench -m "$tmp/no-such.gguf"
 
 "${cpubrrr[@]}" models >"$tmp/out" 2>"$tmp/err"
 if [ $? != 0 ] || ! grep -q "^tiny:latest .*sha256-$hex" "$tmp/out" || ! grep -q "^NAME" "$tmp/out"; then

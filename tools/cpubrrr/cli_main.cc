@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_replace.h"
+#include "tools/cpubrrr/bench_command.h"
 #include "tools/cpubrrr/cli_options.h"
 #include "tools/cpubrrr/generate_commands.h"
 #include "tools/cpubrrr/inspect_commands.h"
@@ -27,6 +28,8 @@ absl::Status Dispatch(const CliOptions& options, absl::Span<const ArchitectureFa
       return TokenizeCommand(options);
     case Command::kModels:
       return ModelsCommand(options);
+    case Command::kBench:
+      return BenchCommand(options, factories);
   }
   return absl::OkStatus();
 }

@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 
 namespace cpubrrr {
 namespace {
@@ -14,6 +15,7 @@ namespace {
 constexpr unsigned Bit(Command c) { return 1u << static_cast<unsigned>(c); }
 constexpr unsigned kGenerate = Bit(Command::kRun) | Bit(Command::kChat);
 constexpr unsigned kModel = kGenerate | Bit(Command::kLogits) | Bit(Command::kTokenize);
+constexpr unsigned kBench = Bit(Command::kBench);
 constexpr unsigned kPrompt = Bit(Command::kRun) | Bit(Command::kLogits) | Bit(Command::kTokenize);
 
 struct Subcommand {
@@ -29,6 +31,7 @@ constexpr Subcommand kSubcommands[] = {
     {"logits", Command::kLogits, "print the next-token logits after a raw prompt", "PROMPT..."},
     {"tokenize", Command::kTokenize, "print the token ids and pieces of a text", "TEXT..."},
     {"models", Command::kModels, "list the models in Ollama's store ($OLLAMA_MODELS)", nullptr},
+    {"bench", Command::kBench, "measure prompt (ppN) and generation (tgN) speed as llama-bench does", nullptr},
 };
 
 using Setter = std::function<absl::Status(const std::string& value, CliOptions& o)>;
@@ -41,7 +44,7 @@ struct Flag {
   Setter set;
 };
 
-absl::Status BadValue(const char* flag, const std::string& value, const char* expected) {
+absl::Status BadValue(const char* flag, const std::string& value, const std::string& expected) {
   return absl::InvalidArgumentError(
       absl::StrCat("invalid value '", value, "' for ", flag, " (expected ", expected, ")"));
 }
@@ -52,7 +55,7 @@ Setter Int(const char* flag, Field field, int64_t min) {
   return [flag, field, min](const std::string& value, CliOptions& o) {
     int64_t v;
     if (!absl::SimpleAtoi(value, &v) || v < min) {
-      return BadValue(flag, value, min == 0 ? "an integer >= 0" : "an integer");
+      return BadValue(flag, value, min >= 0 ? absl::StrCat("an integer >= ", min) : "an integer");
     }
     field(o) = static_cast<T>(v);
     return absl::OkStatus();
@@ -69,9 +72,27 @@ Setter Float(const char* flag, Field field) {
   };
 }
 
+// Returns a setter that parses a comma-separated list of integers >= `min` into the field
+// `field` selects.
+template <typename Field>
+Setter IntList(const char* flag, Field field, int min) {
+  return [flag, field, min](const std::string& value, CliOptions& o) {
+    std::vector<int> list;
+    for (absl::string_view item : absl::StrSplit(value, ',')) {
+      int v;
+      if (!absl::SimpleAtoi(item, &v) || v < min) {
+        return BadValue(flag, value, absl::StrCat("integers >= ", min, ", comma-separated"));
+      }
+      list.push_back(v);
+    }
+    field(o) = std::move(list);
+    return absl::OkStatus();
+  };
+}
+
 const std::vector<Flag>& Flags() {
   static const std::vector<Flag> flags = {
-      {{"-m", "--model"}, kModel, "MODEL", "GGUF file or Ollama name (gpt-oss:20b); default: a tiny random model",
+      {{"-m", "--model"}, kModel | kBench, "MODEL", "GGUF file or Ollama name (gpt-oss:20b); default: a tiny random model",
        [](const std::string& v, CliOptions& o) { o.model = v; return absl::OkStatus(); }},
       {{"-t", "--threads"}, kModel, "N", "threads (default: the model's choice)",
        Int<int>("--threads", [](CliOptions& o) -> int& { return o.threads; }, 0)},
@@ -121,17 +142,36 @@ const std::vector<Flag>& Flags() {
        [](const std::string&, CliOptions& o) { o.ids_only = true; return absl::OkStatus(); }},
       {{"--no-parse-special"}, Bit(Command::kTokenize), nullptr, "treat special-token texts as plain text",
        [](const std::string&, CliOptions& o) { o.parse_special = false; return absl::OkStatus(); }},
+      {{"-p", "--n-prompt"}, kBench, "N,N,...", "ppN tests: prompt lengths (default 512; 0: none)",
+       IntList("--n-prompt", [](CliOptions& o) -> std::vector<int>& { return o.n_prompt; }, 0)},
+      {{"-n", "--n-gen"}, kBench, "N,N,...", "tgN tests: tokens generated (default 128; 0: none)",
+       IntList("--n-gen", [](CliOptions& o) -> std::vector<int>& { return o.n_gen; }, 0)},
+      {{"-t", "--threads"}, kBench, "N,N,...", "thread counts (default: the physical cores)",
+       IntList("--threads", [](CliOptions& o) -> std::vector<int>& { return o.thread_counts; }, 1)},
+      {{"-r", "--repetitions"}, kBench, "N", "timed runs per test, after one warm-up run (default 5)",
+       Int<int>("--repetitions", [](CliOptions& o) -> int& { return o.repetitions; }, 1)},
+      {{"-o", "--output"}, kBench, "md|json", "a markdown table (default) or JSON rows",
+       [](const std::string& v, CliOptions& o) {
+         if (v != "md" && v != "json") return BadValue("--output", v, "md or json");
+         o.json = v == "json";
+         return absl::OkStatus();
+       }},
   };
   return flags;
 }
 
-const Flag* FindFlag(const std::string& name) {
+// Returns the flag called `name` that applies to `command`; else one of that name for
+// another subcommand (reported as not applying); else nullptr.
+const Flag* FindFlag(const std::string& name, Command command) {
+  const Flag* other = nullptr;
   for (const Flag& flag : Flags()) {
     for (const std::string& n : flag.names) {
-      if (n == name) return &flag;
+      if (n != name) continue;
+      if (flag.commands & Bit(command)) return &flag;
+      other = &flag;
     }
   }
-  return nullptr;
+  return other;
 }
 
 bool IsHelp(const std::string& arg) { return arg == "-h" || arg == "--help" || arg == "help"; }
@@ -147,7 +187,7 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
   }
   if (sub == nullptr) {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown command '", args[0], "' (try: run, chat, logits, tokenize, models)"));
+        absl::StrCat("unknown command '", args[0], "' (try: run, chat, logits, tokenize, models, bench)"));
   }
   o.command = sub->command;
   std::vector<std::string> words;
@@ -167,7 +207,7 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
     }
     const size_t eq = arg.find('=');
     const std::string name = arg.substr(0, eq);
-    const Flag* flag = FindFlag(name);
+    const Flag* flag = FindFlag(name, sub->command);
     if (flag == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag ", name, " (see cpubrrr ",
                                                      sub->name, " --help)"));

@@ -13,7 +13,7 @@
 
 namespace cpubrrr {
 
-enum class Command { kHelp, kRun, kChat, kLogits, kTokenize, kModels };
+enum class Command { kHelp, kRun, kChat, kLogits, kTokenize, kModels, kBench };
 
 struct CliOptions {
   Command command = Command::kHelp;
@@ -35,15 +35,22 @@ struct CliOptions {
   std::vector<std::string> stop;      // --stop, repeatable
 
   int top_logits = 10;  // logits --top; 0: every logit
-  bool json = false;    // logits --json
+  bool json = false;    // logits --json, bench -o json
 
   bool ids_only = false;        // tokenize --ids
   bool parse_special = true;    // tokenize --no-parse-special turns it off
+
+  std::vector<int> n_prompt = {512};  // bench -p: ppN tests; 0: none
+  std::vector<int> n_gen = {128};     // bench -n: tgN tests; 0: none
+  std::vector<int> thread_counts;     // bench -t; empty: the physical cores
+  int repetitions = 5;                // bench -r
 };
 
 // Parses `args` (without the program name): a subcommand, then its flags and positional
-// words. Flags take "-x V", "--name V" or "--name=V". Fails with a one-line message for an
-// unknown subcommand or flag, a flag of another subcommand, a missing or malformed value.
+// words. Flags take "-x V", "--name V" or "--name=V"; a flag name can mean different things
+// to different subcommands (bench's -p, -n and -t take comma-separated lists). Fails with a
+// one-line message for an unknown subcommand or flag, a flag of another subcommand, a
+// missing or malformed value.
 absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args);
 
 // Returns the usage text of `command` (kHelp: the overview).

@@ -64,6 +64,37 @@ TEST(CliOptions, TokenizeLogitsAndModels) {
   EXPECT_EQ(Parse({"models"})->command, Command::kModels);
 }
 
+TEST(CliOptions, BenchListsAndDefaults) {
+  absl::StatusOr<CliOptions> d = Parse({"bench"});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->command, Command::kBench);
+  EXPECT_EQ(d->n_prompt, std::vector<int>{512});
+  EXPECT_EQ(d->n_gen, std::vector<int>{128});
+  EXPECT_TRUE(d->thread_counts.empty());
+  EXPECT_EQ(d->repetitions, 5);
+  EXPECT_FALSE(d->json);
+
+  absl::StatusOr<CliOptions> o =
+      Parse({"bench", "-m", "gpt-oss:20b", "-p", "16,512", "-n", "0", "-t", "1,2", "-r", "3", "-o", "json"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->model, "gpt-oss:20b");
+  EXPECT_EQ(o->n_prompt, (std::vector<int>{16, 512}));
+  EXPECT_EQ(o->n_gen, std::vector<int>{0});
+  EXPECT_EQ(o->thread_counts, (std::vector<int>{1, 2}));
+  EXPECT_EQ(o->repetitions, 3);
+  EXPECT_TRUE(o->json);
+  EXPECT_FALSE(o->prompt.has_value());  // bench's -p is not run's prompt
+  EXPECT_EQ(Parse({"bench", "--n-gen=4", "--output=md"})->n_gen, std::vector<int>{4});
+
+  // The same letters keep their meaning for the other subcommands.
+  absl::StatusOr<CliOptions> run = Parse({"run", "-p", "16,512", "-n", "4", "-t", "2"});
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->prompt, "16,512");
+  EXPECT_EQ(run->n_predict, 4);
+  EXPECT_EQ(run->threads, 2);
+  EXPECT_EQ(run->n_prompt, std::vector<int>{512});
+}
+
 TEST(CliOptions, HelpAnywhere) {
   EXPECT_EQ(Parse({})->command, Command::kHelp);
   EXPECT_EQ(Parse({"--help"})->command, Command::kHelp);
@@ -72,6 +103,11 @@ TEST(CliOptions, HelpAnywhere) {
   EXPECT_TRUE(o->help);
   EXPECT_NE(UsageText(Command::kRun).find("--repeat-penalty"), std::string::npos);
   EXPECT_EQ(UsageText(Command::kModels).find("--temp"), std::string::npos);
+  const std::string bench = UsageText(Command::kBench);
+  EXPECT_NE(bench.find("-p, --n-prompt N,N,..."), std::string::npos) << bench;
+  EXPECT_NE(bench.find("-o, --output md|json"), std::string::npos) << bench;
+  EXPECT_EQ(bench.find("--prompt TEXT"), std::string::npos) << bench;
+  EXPECT_NE(UsageText(Command::kHelp).find("bench"), std::string::npos);
 }
 
 TEST(CliOptions, ErrorsAreOneClearLine) {
@@ -87,6 +123,15 @@ TEST(CliOptions, ErrorsAreOneClearLine) {
       {{"run", "--no-think=1"}, "flag --no-think takes no value"},
       {{"run", "-p", "a", "-f", "b"}, "not both"},
       {{"run", "-t", "-2"}, "invalid value '-2' for --threads"},
+      {{"bench", "-p", "512,x"}, "invalid value '512,x' for --n-prompt (expected integers >= 0"},
+      {{"bench", "-n", "-1"}, "invalid value '-1' for --n-gen"},
+      {{"bench", "-t", "0"}, "invalid value '0' for --threads (expected integers >= 1"},
+      {{"bench", "-t", ""}, "invalid value '' for --threads"},
+      {{"bench", "-r", "0"}, "invalid value '0' for --repetitions (expected an integer >= 1)"},
+      {{"bench", "-o", "csv"}, "expected md or json"},
+      {{"bench", "--temp", "1"}, "flag --temp does not apply to 'bench'"},
+      {{"bench", "extra"}, "'bench' takes no arguments"},
+      {{"tokenize", "-r", "1"}, "flag -r does not apply to 'tokenize'"},
   };
   for (const auto& [args, expected] : cases) {
     absl::StatusOr<CliOptions> o = Parse(args);

@@ -1,0 +1,129 @@
+// The bench loop: bandwidth once, then load, test and unload per thread count.
+#include "tools/cpubrrr/bench_command.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/common/parallel_read_bandwidth.h"
+#include "runtime/engine/engine_loader.h"
+#include "runtime/engine/gguf_tokenizer.h"
+#include "runtime/gguf/gguf_file.h"
+#include "tools/cpubrrr/bench_report.h"
+#include "tools/cpubrrr/bench_runs.h"
+#include "tools/cpubrrr/cli_engine.h"
+#include "tools/cpubrrr/load_progress.h"
+#include "tools/cpubrrr/machine_info.h"
+#include "tools/cpubrrr/run_in_child.h"
+
+namespace cpubrrr {
+namespace {
+
+// The read-bandwidth buffer: far larger than any last-level cache; best of 3 passes.
+constexpr size_t kBandwidthBytes = size_t{1} << 30;
+constexpr int kBandwidthPasses = 3;
+
+// Returns the tests -p and -n ask for, pp first, in the order given.
+std::vector<BenchTest> Tests(const CliOptions& options) {
+  std::vector<BenchTest> tests;
+  for (int n : options.n_prompt) {
+    if (n > 0) tests.push_back({.n_prompt = n, .n_gen = 0});
+  }
+  for (int n : options.n_gen) {
+    if (n > 0) tests.push_back({.n_prompt = 0, .n_gen = n});
+  }
+  return tests;
+}
+
+// Returns the factory of the architecture of the GGUF at `path`.
+absl::StatusOr<const ArchitectureFactory*> FactoryFor(const std::string& path,
+                                                      absl::Span<const ArchitectureFactory> factories) {
+  absl::StatusOr<GgufFile> file = OpenGguf(path);
+  if (!file.ok()) return file.status();
+  absl::StatusOr<std::string> architecture = GgufArchitecture(*file);
+  if (!architecture.ok()) return architecture.status();
+  absl::StatusOr<const ArchitectureFactory*> factory = FindFactory(*architecture, factories);
+  if (!factory.ok()) {
+    return absl::Status(factory.status().code(), absl::StrCat(path, ": ", factory.status().message()));
+  }
+  return factory;
+}
+
+uint64_t PeakRssBytes() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+absl::Status BenchCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+  const std::vector<BenchTest> tests = Tests(options);
+  if (tests.empty()) return absl::InvalidArgumentError("nothing to run: every -p and -n is 0");
+  const int cores = PhysicalCoreCount();
+  const std::vector<int> thread_counts =
+      options.thread_counts.empty() ? std::vector<int>{cores} : options.thread_counts;
+  absl::StatusOr<ModelSource> source = ResolveCliModel(options);
+  if (!source.ok()) return source.status();
+  absl::StatusOr<const ArchitectureFactory*> factory = FactoryFor(source->path, factories);
+  if (!factory.ok()) return factory.status();
+
+  std::fprintf(stderr, "bench: measuring the read bandwidth\n");
+  absl::StatusOr<std::vector<double>> bandwidths = RunInChild([&thread_counts] {
+    return MeasureParallelReadBandwidthGBs(kBandwidthBytes, thread_counts, kBandwidthPasses);
+  });
+  if (!bandwidths.ok()) return bandwidths.status();
+  if (bandwidths->size() != thread_counts.size()) {
+    return absl::InternalError("the read bandwidth measurement returned the wrong count");
+  }
+
+  BenchReport report{.cpu = CpuModelName(), .cores = cores, .loads = {}, .rows = {}};
+  for (size_t i = 0; i < thread_counts.size(); ++i) {
+    const int threads = thread_counts[i];
+    LoadProgress progress(source->path);
+    const auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::unique_ptr<Model>> model = (*factory)->load(
+        source->path, {.threads = threads, .progress = [&progress](double f) { progress.Update(f); }});
+    if (!model.ok()) return model.status();
+    progress.Done();
+    report.loads.push_back(
+        {.threads = threads,
+         .read_gbs = (*bandwidths)[i],
+         .load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+         .peak_rss_bytes = PeakRssBytes()});
+    const ModelInfo& info = (*model)->info();
+    for (const BenchTest& test : tests) {
+      BenchRow row{.model = info.name.empty() ? BaseName(source->path) : info.name,
+                   .path = source->path,
+                   .file_bytes = info.file_bytes,
+                   .n_params = info.n_params,
+                   .bytes_per_token = info.bytes_per_token,
+                   .threads = threads,
+                   .n_prompt = test.n_prompt,
+                   .n_gen = test.n_gen,
+                   .samples_ts = {}};
+      std::fprintf(stderr, "bench: %s with %d thread%s: a warm-up and %d timed run%s\n",
+                   TestName(row).c_str(), threads, threads == 1 ? "" : "s", options.repetitions,
+                   options.repetitions == 1 ? "" : "s");
+      absl::StatusOr<std::vector<double>> samples = RunBenchTest(**model, test, options.repetitions);
+      if (!samples.ok()) return samples.status();
+      row.samples_ts = *std::move(samples);
+      report.rows.push_back(std::move(row));
+    }
+  }
+  const std::string out = options.json ? JsonReport(report) : MarkdownReport(report);
+  std::fputs(out.c_str(), stdout);
+  return absl::OkStatus();
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,60 @@
+// The results of `cpubrrr bench` and their two printed forms: a markdown table in
+// llama-bench's layout with a bandwidth ceiling per row, and JSON rows.
+#ifndef CPUBRRR_TOOLS_CPUBRRR_BENCH_REPORT_H_
+#define CPUBRRR_TOOLS_CPUBRRR_BENCH_REPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cpubrrr {
+
+// One model load at one thread count.
+struct BenchLoad {
+  int threads = 0;
+  double read_gbs = 0;          // streaming read bandwidth of `threads` threads, GB/s
+  double load_seconds = 0;
+  uint64_t peak_rss_bytes = 0;  // getrusage's ru_maxrss right after the load
+};
+
+// One test at one thread count.
+struct BenchRow {
+  std::string model;  // general.name, or the file name when the model has none
+  std::string path;
+  uint64_t file_bytes = 0;
+  uint64_t n_params = 0;
+  uint64_t bytes_per_token = 0;  // ModelInfo::bytes_per_token
+  int threads = 0;
+  int n_prompt = 0;  // ppN: N; 0 for tg rows
+  int n_gen = 0;     // tgN: N; 0 for pp rows
+  std::vector<double> samples_ts;  // tokens per second of each repetition
+};
+
+struct BenchReport {
+  std::string cpu;
+  int cores = 0;
+  std::vector<BenchLoad> loads;  // one per thread count, in the order run
+  std::vector<BenchRow> rows;
+};
+
+// Returns "pp512" or "tg128".
+std::string TestName(const BenchRow& row);
+
+// Returns the decode ceiling of `row` in tokens per second: the read bandwidth over the
+// bytes per token; 0 for pp rows and when either is unknown.
+double CeilingTokensPerSecond(const BenchRow& row, double read_gbs);
+
+// Returns the machine line, one load line per thread count, a blank line and the table:
+// model | size | params | threads | test | t/s | GB/token | ceiling t/s | % of ceiling,
+// with t/s as "mean ± stddev" and "-" in the last three columns of pp rows.
+std::string MarkdownReport(const BenchReport& report);
+
+// Returns a JSON array of one object per row: the table's values as numbers (file_bytes
+// and size_gib for the file), every sample, and llama-bench's names for the fields it
+// shares (model_filename, model_n_params, n_threads, n_prompt, n_gen, avg_ts, stddev_ts,
+// samples_ts, cpu_info; not model_size, which llama-bench gives as tensor bytes).
+std::string JsonReport(const BenchReport& report);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_TOOLS_CPUBRRR_BENCH_REPORT_H_

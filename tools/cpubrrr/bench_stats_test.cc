@@ -1,0 +1,36 @@
+// Checks the mean and the n - 1 standard deviation against values worked out by hand.
+#include "tools/cpubrrr/bench_stats.h"
+
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace cpubrrr {
+namespace {
+
+TEST(Summarize, MeanAndSampleStddev) {
+  // Mean 5; squared deviations 9 + 1 + 1 + 9 = 20; 20 / 3 -> sqrt(6.666...).
+  const std::vector<double> samples = {2, 4, 6, 8};
+  const SampleStats s = Summarize(samples);
+  EXPECT_DOUBLE_EQ(s.mean, 5.0);
+  EXPECT_NEAR(s.stddev, 2.5819888974716112, 1e-12);
+}
+
+TEST(Summarize, LargeValuesWithSmallSpreadKeepTheirSpread) {
+  // A one-pass sum-of-squares formula loses these deviations to rounding.
+  const std::vector<double> samples = {1e9 + 1, 1e9 + 2, 1e9 + 3};
+  const SampleStats s = Summarize(samples);
+  EXPECT_DOUBLE_EQ(s.mean, 1e9 + 2);
+  EXPECT_NEAR(s.stddev, 1.0, 1e-9);
+}
+
+TEST(Summarize, OneOrNoSamples) {
+  const std::vector<double> one = {3.5};
+  EXPECT_DOUBLE_EQ(Summarize(one).mean, 3.5);
+  EXPECT_DOUBLE_EQ(Summarize(one).stddev, 0.0);
+  EXPECT_DOUBLE_EQ(Summarize({}).mean, 0.0);
+  EXPECT_DOUBLE_EQ(Summarize({}).stddev, 0.0);
+}
+
+}  // namespace
+}  // namespace cpubrrr
