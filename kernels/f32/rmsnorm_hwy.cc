@@ -13,26 +13,12 @@ namespace cpubrrr {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Returns sum(x[i]^2) from four float vector accumulators plus a one-lane tail.
-float SumOfSquares(const float* x, size_t n) {
-  const hn::ScalableTag<float> d;
-  const size_t L = hn::Lanes(d);
-  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
-  size_t i = 0;
-  for (; i + 4 * L <= n; i += 4 * L) {
-    const auto v0 = hn::LoadU(d, x + i), v1 = hn::LoadU(d, x + i + L);
-    const auto v2 = hn::LoadU(d, x + i + 2 * L), v3 = hn::LoadU(d, x + i + 3 * L);
-    a0 = hn::MulAdd(v0, v0, a0);
-    a1 = hn::MulAdd(v1, v1, a1);
-    a2 = hn::MulAdd(v2, v2, a2);
-    a3 = hn::MulAdd(v3, v3, a3);
-  }
-  for (; i + L <= n; i += L) {
-    const auto v = hn::LoadU(d, x + i);
-    a0 = hn::MulAdd(v, v, a0);
-  }
-  float sum = hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
-  for (; i < n; ++i) sum += x[i] * x[i];
+// Returns sum(x[i]^2) as ggml's RMSNorm forms it: each square rounded to float, then
+// added in order into a double. Any other order rounds the double sum differently now and
+// then, which moves the float mean by one ulp and the quantized activations after it.
+double SumOfSquares(const float* x, size_t n) {
+  double sum = 0.0;
+  for (size_t i = 0; i < n; ++i) sum += static_cast<double>(x[i] * x[i]);
   return sum;
 }
 
@@ -40,7 +26,7 @@ void RmsNormImpl(const float* x, const float* w, size_t n, float eps, float* y) 
   const hn::ScalableTag<float> d;
   const hn::CappedTag<float, 1> d1;
   const size_t L = hn::Lanes(d);
-  const float mean = SumOfSquares(x, n) / static_cast<float>(n);
+  const float mean = static_cast<float>(SumOfSquares(x, n) / static_cast<double>(n));
   const float scale = 1.0f / std::sqrt(mean + eps);
   const auto vs = hn::Set(d, scale);
   const auto vs1 = hn::Set(d1, scale);

@@ -1,4 +1,6 @@
 // Highway SwiGLU variants (foreach_target + dynamic dispatch).
+#include <cmath>
+
 #include "kernels/f32/swiglu.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -22,13 +24,20 @@ HWY_INLINE V XSigmoid(D d, V x, V a) {
   return hn::Mul(x, hn::Div(num, hn::Add(hn::Set(d, 1.0f), e)));
 }
 
+// gpt-oss's clamped SwiGLU in ggml's expression, gc / (1 + expf(alpha * -gc)) * (uc + 1),
+// with the C library's expf per lane: llama.cpp evaluates it so, and any other exp
+// differs in the last bit now and then, which the quantization of the result can turn
+// into a different activation.
 template <class D>
 HWY_INLINE void OaiAt(D d, const float* g, const float* u, size_t i, float alpha,
                       float limit, float* h) {
   const auto lim = hn::Set(d, limit);
   const auto gc = hn::Min(hn::LoadU(d, g + i), lim);
   const auto uc = hn::Min(hn::Max(hn::LoadU(d, u + i), hn::Neg(lim)), lim);
-  const auto act = XSigmoid(d, gc, hn::Set(d, alpha));
+  HWY_ALIGN float arg[HWY_MAX_BYTES / sizeof(float)];
+  hn::Store(hn::Mul(hn::Set(d, alpha), hn::Neg(gc)), d, arg);
+  for (size_t j = 0; j < hn::Lanes(d); ++j) arg[j] = std::exp(arg[j]);
+  const auto act = hn::Div(gc, hn::Add(hn::Set(d, 1.0f), hn::Load(d, arg)));
   hn::StoreU(hn::Mul(act, hn::Add(uc, hn::Set(d, 1.0f))), d, h + i);
 }
 
