@@ -107,8 +107,9 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahe
     if (prefetch_ahead != 0) {
       #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) {
-        _mm_prefetch(reinterpret_cast<const char*>(row[r] + b * kBlockStep + prefetch_ahead),
-                     _MM_HINT_T0);
+        // A pair spans more than a line for Q8_0 (68 bytes): one prefetch per 64 bytes.
+        const char* ahead = reinterpret_cast<const char*>(row[r] + b * kBlockStep + prefetch_ahead);
+        for (size_t o = 0; o < 2 * sizeof(Block); o += 64) _mm_prefetch(ahead + o, _MM_HINT_T0);
       }
     }
     const PackedPair* xp = x + b / 2;
