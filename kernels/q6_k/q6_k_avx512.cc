@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "kernels/kquant/avx512_lane_sums.h"
-#include "kernels/kquant/tiles_ahead.h"
+#include "kernels/kquant/gemv_tiles.h"
 
 namespace cpubrrr {
 namespace {
@@ -216,13 +216,7 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 
 void Q6KGemvAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y) {
-  const size_t ahead = KQuantTilesAhead(8 * row_stride * sizeof(BlockQ6K));
-  for (size_t r = 0; r < rows; r += 8) {
-    const size_t tile = rows - r < 8 ? rows - r : 8;
-    // Only full tiles of 8 rows are prefetched: a shorter one could end before 8 rows.
-    const BlockQ6K* next = rows - r >= 8 * (ahead + 1) ? w + (r + 8 * ahead) * row_stride : nullptr;
-    kGemvTiles[tile - 1](w + r * row_stride, row_stride, x, n_blocks, y + r, next);
-  }
+  GemvByTiles(kGemvTiles, w, row_stride, rows, x, n_blocks, y);
 }
 
 void Q6KGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
