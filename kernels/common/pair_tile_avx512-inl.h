@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/common/prefetch.h"
 #include "quant/q8_0.h"
 
 namespace cpubrrr::pair_tile {
@@ -109,7 +110,7 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahe
       for (int r = 0; r < R; ++r) {
         // A pair spans more than a line for Q8_0 (68 bytes): one prefetch per 64 bytes.
         const char* ahead = reinterpret_cast<const char*>(row[r] + b * kBlockStep + prefetch_ahead);
-        for (size_t o = 0; o < 2 * sizeof(Block); o += 64) _mm_prefetch(ahead + o, _MM_HINT_T0);
+        PrefetchBytes(ahead, 2 * sizeof(Block));
       }
     }
     const PackedPair* xp = x + b / 2;
