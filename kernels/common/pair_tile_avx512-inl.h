@@ -110,7 +110,7 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahe
       for (int r = 0; r < R; ++r) {
         // A pair spans more than a line for Q8_0 (68 bytes): one prefetch per 64 bytes.
         const char* ahead = reinterpret_cast<const char*>(row[r] + b * kBlockStep + prefetch_ahead);
-        PrefetchBytes(ahead, 2 * sizeof(Block));
+        PrefetchSpan<2 * sizeof(Block)>(ahead);
       }
     }
     const PackedPair* xp = x + b / 2;

@@ -3,7 +3,6 @@
 #define CPUBRRR_KERNELS_COMMON_PREFETCH_H_
 
 #include <cstddef>
-#include <cstdint>
 
 namespace cpubrrr {
 
@@ -21,13 +20,14 @@ inline void PrefetchLine(const void* p) {
 #endif
 }
 
-// Prefetches every 64-byte line that [p, p + bytes) touches, bytes > 0.
-inline void PrefetchBytes(const void* p, size_t bytes) {
-  const uintptr_t first = reinterpret_cast<uintptr_t>(p) & ~uintptr_t{63};
-  const uintptr_t last = reinterpret_cast<uintptr_t>(p) + bytes - 1;
-  for (uintptr_t line = first; line <= last; line += 64) {
-    PrefetchLine(reinterpret_cast<const void*>(line));
-  }
+// Prefetches every 64-byte line that [p, p + kBytes) touches, wherever p falls in a line
+// (at most one line more than the span needs).
+template <size_t kBytes>
+inline void PrefetchSpan(const void* p) {
+  static_assert(kBytes > 0);
+  const char* c = static_cast<const char*>(p);
+#pragma GCC unroll 64
+  for (size_t i = 0; i < (kBytes + 62) / 64 + 1; ++i) PrefetchLine(c + 64 * i);
 }
 
 }  // namespace cpubrrr

@@ -4,6 +4,7 @@
 #include <immintrin.h>
 
 #include <cstring>
+#include <vector>
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
@@ -55,24 +56,109 @@ inline __m512i ScaledDots(const Q4Block& w, const int8_t* xq) {
   return acc;
 }
 
-// Returns the eight 32-element sums of x's quants (pairs of its 16-element bsums) as int16.
-inline __m128i PairSums(const BlockQ8K& x) {
-  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x.bsums));
-  const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x.bsums + 8));
-  return _mm_hadd_epi16(lo, hi);
+// One block of activations for the gemv, in the order a 64-byte load of weight nibbles
+// comes out: q[2h] holds elements 128h + [0, 32) and 128h + [64, 96) (the low nibbles of
+// qs[64h, 64h + 64)), q[2h + 1] elements 128h + [32, 64) and 128h + [96, 128) (the high
+// nibbles). So sub-blocks {4h, 4h + 2} meet q[2h] and {4h + 1, 4h + 3} meet q[2h + 1].
+struct alignas(64) GemvX {
+  int8_t q[4][64];
+};
+
+// Returns this thread's buffer with x's n_blocks blocks in GemvX order.
+const GemvX* PackGemvX(const BlockQ8K* x, size_t n_blocks) {
+  thread_local std::vector<GemvX> buffer;
+  if (buffer.size() < n_blocks) buffer.resize(n_blocks);
+  for (size_t b = 0; b < n_blocks; ++b) {
+    for (int h = 0; h < 2; ++h) {
+      const int8_t* src = x[b].qs + 128 * h;
+      auto quarter = [&](int i) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32 * i));
+      };
+      _mm512_store_si512(buffer[b].q[2 * h],
+                         _mm512_inserti64x4(_mm512_castsi256_si512(quarter(0)), quarter(2), 1));
+      _mm512_store_si512(buffer[b].q[2 * h + 1],
+                         _mm512_inserti64x4(_mm512_castsi256_si512(quarter(1)), quarter(3), 1));
+    }
+  }
+  return buffer.data();
 }
 
-// Returns {d, dmin} of up to 8 rows' block b as floats: d in the low 256 bits, dmin above.
+// Returns the 16 header bytes (d, dmin, the 12 scale bytes) of block b of rows 4g .. 4g + 3
+// in the four 128-bit lanes; rows >= R are zero.
 template <int R>
-inline __m512 Scales(const BlockQ4K* w, size_t row_stride, size_t b) {
-  // d and dmin are adjacent fp16 values: one 32-bit load per row, then de-interleave.
-  uint32_t pairs[8] = {};
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) std::memcpy(&pairs[r], &w[r * row_stride + b].d, 4);
-  const __m256i packed = _mm256_setr_epi32(pairs[0], pairs[1], pairs[2], pairs[3], pairs[4],
-                                           pairs[5], pairs[6], pairs[7]);
-  const __m512i order = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
-  return _mm512_permutexvar_ps(order, _mm512_cvtph_ps(packed));
+inline __m512i LoadHeaders(const BlockQ4K* w, size_t row_stride, size_t b, int g) {
+  __m512i h = _mm512_setzero_si512();
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    if (4 * g + i < R) {
+      const __m128i row = _mm_loadu_si128(
+          reinterpret_cast<const __m128i*>(&w[(4 * g + i) * row_stride + b]));
+      h = _mm512_mask_broadcast_i32x4(h, static_cast<__mmask16>(0xF << (4 * i)), row);
+    }
+  }
+  return h;
+}
+
+// UnpackQ4KScales on four rows at once: headers as LoadHeaders returns them in, per lane
+// {8 scale bytes, 8 min bytes} out. Header dwords per lane: d|dmin, a, b, c.
+inline __m512i UnpackScalesMins(__m512i headers) {
+  // Dwords {a, c, b, c >> 4} masked to {sc_lo, low nibbles of sc_hi, m_lo, low of m_hi} ...
+  const __m512i acbc = _mm512_srlv_epi32(_mm512_shuffle_epi32(headers, _MM_PERM_DCDB),
+                                         _mm512_set4_epi32(4, 0, 0, 0));
+  const __m512i lows = _mm512_and_si512(
+      acbc, _mm512_set4_epi32(0x0F0F0F0F, 0x3F3F3F3F, 0x0F0F0F0F, 0x3F3F3F3F));
+  // ... or'ed with bits 4..5 of sc_hi and m_hi from the top two bits of a and b.
+  const __m512i xaxb = _mm512_srli_epi32(_mm512_shuffle_epi32(headers, _MM_PERM_CCBB), 2);
+  return _mm512_ternarylogic_epi32(lows, xaxb, _mm512_set4_epi32(0x30303030, 0, 0x30303030, 0),
+                                   0xF8);  // lows | (xaxb & mask)
+}
+
+// Returns {d, dmin} of the 8 rows whose headers h0 (rows 0..3) and h1 (rows 4..7) hold, as
+// floats: d of rows 0..7 in the low 256 bits, dmin above.
+inline __m512 Scales(__m512i h0, __m512i h1) {
+  const __m512i words = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                         57, 49, 41, 33, 25, 17, 9, 1, 56, 48, 40, 32, 24, 16, 8, 0);
+  return _mm512_cvtph_ps(_mm512_castsi512_si256(_mm512_permutex2var_epi16(h0, words, h1)));
+}
+
+// Returns int32 lanes {isum of rows 0..7} given, per row, the SumsOf4PerLane of its four
+// vpdpbusd vectors against GemvX (row_sums[r]) and the rows' scale bytes sc8 (qword r =
+// row r).
+inline __m256i ScaledSums(const __m512i row_sums[8], __m512i sc8) {
+  // Per row: 128-bit lanes 0 + 1 hold sub-blocks {0, 1, 4, 5}, lanes 2 + 3 sub-blocks
+  // {2, 3, 6, 7}; rows pair up two per vector, eight sums each.
+  __m512i pair_sums[4];
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; ++c) {
+    pair_sums[c] = avx512::AddLanePairs(row_sums[2 * c], row_sums[2 * c + 1]);
+  }
+  // The scales in the same order, sub-blocks {0, 1, 4, 5, 2, 3, 6, 7} per row.
+  const __m512i order = _mm512_set4_epi32(0x0F0E0B0A, 0x0D0C0908, 0x07060302, 0x05040100);
+  const __m512i sc = _mm512_shuffle_epi8(sc8, order);
+  __m512i products[4];
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; ++c) {
+    products[c] = _mm512_mullo_epi32(pair_sums[c],
+                                     _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(sc, c)));
+  }
+  // Lane {0, 1} of product c is row 2c, lanes {2, 3} row 2c + 1: {r0, r2, r4, r6, r1, r3, r5, r7}.
+  const __m512i q = avx512::SumsOf4PerLane(products[0], products[1], products[2], products[3]);
+  const __m256i mixed = _mm512_castsi512_si256(avx512::AddLanePairs(q, q));
+  return _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+// Returns int32 lanes {msum of rows 0..7} from the rows' min bytes m8 (qword r = row r) and
+// x's eight 32-element sums.
+inline __m256i MinSums(__m512i m8, const BlockQ8K& x) {
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x.bsums));
+  const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x.bsums + 8));
+  const __m512i pairs = _mm512_broadcast_i32x4(_mm_hadd_epi16(lo, hi));
+  // 128-bit lane L of a holds row L's four partial sums, of b row L + 4's.
+  const __m512i a = _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(m8)), pairs);
+  const __m512i b = _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(m8, 1)), pairs);
+  const __m512i sums = avx512::SumsOf4PerLane(a, b, a, b);  // lane L: {row L, row L + 4, ..}
+  return _mm512_castsi512_si256(_mm512_permutexvar_epi32(
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0), sums));
 }
 
 // Prefetches the part of the next 8-row tile (at `next`) that matches block b of this
@@ -82,43 +168,55 @@ inline __m512 Scales(const BlockQ4K* w, size_t row_stride, size_t b) {
 inline void PrefetchTilePart(const BlockQ4K* next, size_t row_stride, size_t n_blocks, size_t b) {
   if (row_stride == n_blocks) {
     const char* p = reinterpret_cast<const char*>(next + 8 * b);
-    PrefetchBytes(p, 8 * sizeof(BlockQ4K));
+    PrefetchSpan<8 * sizeof(BlockQ4K)>(p);
     return;
   }
 #pragma GCC unroll 8
   for (int r = 0; r < 8; ++r) {
     const char* p = reinterpret_cast<const char*>(next + r * row_stride + b);
-    PrefetchBytes(p, sizeof(BlockQ4K));
+    PrefetchSpan<sizeof(BlockQ4K)>(p);
   }
 }
 
-// Computes y[r] for R <= 8 consecutive rows: per block, the integer sums of all R rows
-// are reduced together and the float step runs on R lanes in the oracle's order. When
-// `next` is not null it points at the following 8 rows, which are prefetched.
+// Computes y[r] for R <= 8 consecutive rows against packed activations xp (x keeps the
+// scales and sums): per block, the rows' integer sums come out together, 8 to a vector,
+// and the float step runs on R lanes in the oracle's order. When `next` is not null it
+// points at the following 8 rows, which are prefetched.
 template <int R>
-void GemvRows(const BlockQ4K* w, size_t row_stride, const BlockQ8K* x, size_t n_blocks,
-              float* y, const BlockQ4K* next) {
+void GemvRows(const BlockQ4K* w, size_t row_stride, const GemvX* xp, const BlockQ8K* x,
+              size_t n_blocks, float* y, const BlockQ4K* next) {
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
   __m256 acc = _mm256_setzero_ps();
   for (size_t b = 0; b < n_blocks; ++b) {
     if (next != nullptr) PrefetchTilePart(next, row_stride, n_blocks, b);
-    const __m128i pairs = PairSums(x[b]);
-    __m512i sums[16];  // isum parts of rows 0..7, then msum parts of rows 0..7
+    __m512i row_sums[8];
 #pragma GCC unroll 8
     for (int r = 0; r < 8; ++r) {
       if (r < R) {
-        const BlockQ4K& blk = w[r * row_stride + b];
-        const Q4KScalesMins u = UnpackQ4KScales(blk.scales);
-        sums[r] = ScaledDots(LoadBlock(blk, u.sc), x[b].qs);
-        const __m128i m16 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(u.m)));
-        sums[8 + r] = _mm512_zextsi128_si512(_mm_madd_epi16(m16, pairs));
+        __m512i dots[4];
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; ++h) {
+          const __m512i q = _mm512_loadu_si512(w[r * row_stride + b].qs + 64 * h);
+          const __m512i lo = _mm512_and_si512(q, low4);
+          const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), low4);
+          dots[2 * h] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), lo,
+                                            _mm512_load_si512(xp[b].q[2 * h]));
+          dots[2 * h + 1] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), hi,
+                                                _mm512_load_si512(xp[b].q[2 * h + 1]));
+        }
+        row_sums[r] = avx512::SumsOf4PerLane(dots[0], dots[1], dots[2], dots[3]);
       } else {
-        sums[r] = sums[8 + r] = _mm512_setzero_si512();
+        row_sums[r] = _mm512_setzero_si512();
       }
     }
-    const __m512i totals = avx512::LaneSums16(sums);
-    const __m256 isum = _mm256_cvtepi32_ps(_mm512_castsi512_si256(totals));
-    const __m256 msum = _mm256_cvtepi32_ps(_mm512_extracti64x4_epi64(totals, 1));
-    const __m512 dd = Scales<R>(w, row_stride, b);
+    const __m512i h0 = LoadHeaders<R>(w, row_stride, b, 0);
+    const __m512i h1 = LoadHeaders<R>(w, row_stride, b, 1);
+    const __m512i u0 = UnpackScalesMins(h0), u1 = UnpackScalesMins(h1);
+    const __m512i sc8 = _mm512_permutex2var_epi64(u0, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), u1);
+    const __m512i m8 = _mm512_permutex2var_epi64(u0, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), u1);
+    const __m256 isum = _mm256_cvtepi32_ps(ScaledSums(row_sums, sc8));
+    const __m256 msum = _mm256_cvtepi32_ps(MinSums(m8, x[b]));
+    const __m512 dd = Scales(h0, h1);
     const __m256 d = _mm512_castps512_ps256(dd);
     const __m256 dmin = _mm256_castsi256_ps(_mm512_extracti64x4_epi64(_mm512_castps_si512(dd), 1));
     const __m256 block = _mm256_sub_ps(_mm256_mul_ps(d, isum), _mm256_mul_ps(dmin, msum));
@@ -215,8 +313,8 @@ constexpr GemmTokensFn kGemmTiles[16] = {
     GemmTokens<13>, GemmTokens<14>, GemmTokens<15>, GemmTokens<16>,
 };
 
-using GemvRowsFn = void (*)(const BlockQ4K*, size_t, const BlockQ8K*, size_t, float*,
-                            const BlockQ4K*);
+using GemvRowsFn = void (*)(const BlockQ4K*, size_t, const GemvX*, const BlockQ8K*, size_t,
+                            float*, const BlockQ4K*);
 
 // Index r - 1 handles a tile of r rows.
 constexpr GemvRowsFn kGemvTiles[8] = {
@@ -228,7 +326,12 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 
 void Q4KGemvAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y) {
-  GemvByTiles(kGemvTiles, w, row_stride, rows, x, n_blocks, y);
+  const GemvX* xp = PackGemvX(x, n_blocks);
+  for (size_t r = 0; r < rows; r += 8) {
+    const size_t tile = rows - r < 8 ? rows - r : 8;
+    const BlockQ4K* next = rows - r >= 16 ? w + (r + 8) * row_stride : nullptr;
+    kGemvTiles[tile - 1](w + r * row_stride, row_stride, xp, x, n_blocks, y + r, next);
+  }
 }
 
 void Q4KGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,

@@ -76,13 +76,13 @@ inline __m512i ScaledDots(const Q6Block& w, const int8_t* xq) {
 inline void PrefetchTilePart(const BlockQ6K* next, size_t row_stride, size_t n_blocks, size_t b) {
   if (row_stride == n_blocks) {
     const char* p = reinterpret_cast<const char*>(next + 8 * b);
-    PrefetchBytes(p, 8 * sizeof(BlockQ6K));
+    PrefetchSpan<8 * sizeof(BlockQ6K)>(p);
     return;
   }
 #pragma GCC unroll 8
   for (int r = 0; r < 8; ++r) {
     const char* p = reinterpret_cast<const char*>(next + r * row_stride + b);
-    PrefetchBytes(p, sizeof(BlockQ6K));
+    PrefetchSpan<sizeof(BlockQ6K)>(p);
   }
 }
 
