@@ -1,8 +1,9 @@
-// FMOPA tile core (see sme_int8_tile.h). gcc 12 has no arm_sme.h: everything is inline asm
-// that enters and leaves streaming mode in one block, touching only its operands, memory
-// and the registers it clobbers (smstart/smstop zero z0-z31 and p0-p15, so all of them
-// are listed; d8-d15 being callee-saved, the compiler saves them for us).
+// FMOPA tile core (see sme_int8_tile.h): inline asm that enters and leaves streaming mode in
+// one block, touching only its operands, memory and the registers it clobbers
+// (sme_tile_asm.h).
 #include "kernels/common/sme_int8_tile.h"
+
+#include "kernels/common/sme_tile_asm.h"
 
 namespace cpubrrr {
 
@@ -19,12 +20,7 @@ void SmeInt8BlockTile(const int8_t* wq, const float* ws, const int8_t* xq, const
                       size_t n_blocks, float* out) {
   const uint64_t n = SmeTileSide();
   asm volatile(
-      ".arch_extension sme\n"
-      "smstart\n"
-      "ptrue p0.b\n"
-      "zero {za}\n"
-      "cbz %[nb], 3f\n"
-      "1:\n"
+      CPUBRRR_SME_TILE_BEGIN
       // Block dots of all (row, token) pairs: ZA0.S[i][j] = sum over 16 chunks of the
       // 2-way fp16 products of w row i and x token j (int8 -> int16 -> fp16, exact).
       "zero {za0.s}\n"
@@ -129,26 +125,11 @@ void SmeInt8BlockTile(const int8_t* wq, const float* ws, const int8_t* xq, const
       "cmp x12, %[n]\n"
       "b.lo 2b\n"
       "addvl %[ws], %[ws], #1\n"
-      "subs %[nb], %[nb], #1\n"
-      "b.ne 1b\n"
-      "3:\n"
-      // Row i of the float tile to out[i * n].
-      "mov w12, #0\n"
-      "4:\n"
-      "st1w {za1h.s[w12, 0]}, p0, [%[out]]\n"
-      "addvl %[out], %[out], #1\n"
-      "add w12, w12, #1\n"
-      "cmp x12, %[n]\n"
-      "b.lo 4b\n"
-      "smstop\n"
+      CPUBRRR_SME_TILE_END("1")
       : [wq] "+r"(wq), [ws] "+r"(ws), [xq] "+r"(xq), [xs] "+r"(xs), [nb] "+r"(n_blocks),
         [out] "+r"(out)
       : [n] "r"(n)
-      : "memory", "cc", "x12", "x13", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8",
-        "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20",
-        "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31", "p0",
-        "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13",
-        "p14", "p15", "ffr");
+      : CPUBRRR_SME_TILE_CLOBBERS);
 }
 
 }  // namespace cpubrrr
