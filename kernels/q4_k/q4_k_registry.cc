@@ -9,6 +9,7 @@
 #include "kernels/q4_k/q4_k_avx512.h"
 #elif defined(__aarch64__)
 #include "kernels/q4_k/q4_k_neon.h"
+#include "kernels/q4_k/q4_k_sme.h"
 #endif
 
 namespace cpubrrr {
@@ -18,6 +19,7 @@ constexpr std::array kVariants = {
 #if defined(__x86_64__)
     Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512},
 #elif defined(__aarch64__)
+    Q4KKernels{"sme", kCpuSme, Q4KGemvSme, Q4KGemmSme},
     Q4KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q4KGemvNeon, Q4KGemmNeon},
 #endif
     Q4KKernels{"hwy", kCpuNone, Q4KGemvHwy, Q4KGemmHwy},

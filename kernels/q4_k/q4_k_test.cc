@@ -1,4 +1,5 @@
 // Every Q4_K kernel variant against the scalar oracle, bit for bit, over shape and value edges.
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -33,6 +34,11 @@ class Q4KVariantTest : public ::testing::TestWithParam<Q4KKernels> {
  protected:
   void SetUp() override {
     if (!HasFeatures(DetectCpuFeatures(), GetParam().required)) {
+      // The qemu runner sets CPUBRRR_EXPECT_SME: there the SME variant must run.
+      if ((GetParam().required & kCpuSme) && std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+        FAIL() << GetParam().name << " would be skipped but CPUBRRR_EXPECT_SME is set; CPU has "
+               << CpuFeatureNames(DetectCpuFeatures());
+      }
       GTEST_SKIP() << GetParam().name << " needs CPU features "
                    << CpuFeatureNames(GetParam().required) << ", this CPU lacks some";
     }
@@ -88,17 +94,23 @@ TEST_P(Q4KVariantTest, HandlesZeroBlocks) {
             "");
 }
 
-// Largest integer sums: every scale and min 63, every nibble 15, activations all +127 or
-// all -128 (beyond what the quantizer makes). Per block isum = 8*63*32*15*127 and msum =
-// 8*63*32*127 fit int32 with room; the float result is checked against exact arithmetic.
-TEST_P(Q4KVariantTest, ExtremeValuesDoNotOverflow) {
-  constexpr size_t kRows = 9, kBlocks = 3, kTokens = 2;
+// Returns a block with every scale, min and nibble at its maximum (63, 63, 15), d = 1 and
+// dmin = 0.5.
+BlockQ4K FullBlock() {
   BlockQ4K full{};
   full.d = 0x3C00;     // 1.0
   full.dmin = 0x3800;  // 0.5
   std::memset(full.scales, 0xFF, sizeof(full.scales));
   std::memset(full.qs, 0xFF, sizeof(full.qs));
-  const std::vector<BlockQ4K> w(kRows * kBlocks, full);
+  return full;
+}
+
+// Largest integer sums: every scale and min 63, every nibble 15, activations all +127 or
+// all -128 (beyond what the quantizer makes). Per block isum = 8*63*32*15*127 and msum =
+// 8*63*32*127 fit int32 with room; the float result is checked against exact arithmetic.
+TEST_P(Q4KVariantTest, ExtremeValuesDoNotOverflow) {
+  constexpr size_t kRows = 9, kBlocks = 3, kTokens = 2;
+  const std::vector<BlockQ4K> w(kRows * kBlocks, FullBlock());
   std::vector<BlockQ8K> x(kTokens * kBlocks);
   for (size_t t = 0; t < kTokens; ++t) {
     const int8_t q = t == 0 ? 127 : -128;
@@ -119,6 +131,31 @@ TEST_P(Q4KVariantTest, ExtremeValuesDoNotOverflow) {
   std::vector<float> yv(kRows);
   GetParam().gemv(w.data(), kBlocks, kRows, x.data(), kBlocks, yv.data());
   for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(yv[r], y[r]) << r;
+}
+
+// isum above 2^24 from odd pair sums (every weight 63 * 15, activations 127, 126 or -128,
+// -127 in turn): exact in int32, while an fp32 running sum over a whole block (the SME
+// tile's outer products, were they not split in halves) rounds on the way.
+TEST_P(Q4KVariantTest, LargeOddSumsStayExact) {
+  constexpr size_t kRows = 9, kBlocks = 2, kTokens = 2;
+  const std::vector<BlockQ4K> w(kRows * kBlocks, FullBlock());
+  std::vector<BlockQ8K> x(kTokens * kBlocks);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const int even = i < kBlocks ? 127 : -128, odd = i < kBlocks ? 126 : -127;
+    x[i].d = 1.0f;
+    for (int k = 0; k < kQ8KBlockSize; ++k) x[i].qs[k] = static_cast<int8_t>(k % 2 ? odd : even);
+    for (int16_t& s : x[i].bsums) s = static_cast<int16_t>(8 * (even + odd));
+  }
+  EXPECT_EQ(testing::GemvDiff(GetParam().gemv, Q4KGemvRef, w, kBlocks, kRows, x, kBlocks), "");
+  EXPECT_EQ(testing::GemmDiff(GetParam().gemm, Q4KGemmRef, w, kBlocks, kRows, x, kBlocks, kTokens,
+                              kBlocks, kRows),
+            "");
+}
+
+// Under qemu (CPUBRRR_EXPECT_SME) the SME variant is built, registered and the best.
+TEST(Q4KRegistry, SmeIsBestWhenExpected) {
+  if (std::getenv("CPUBRRR_EXPECT_SME") == nullptr) GTEST_SKIP() << "CPUBRRR_EXPECT_SME unset";
+  EXPECT_STREQ(BestQ4KKernels().name, "sme");
 }
 
 TEST(Q4KRegistry, ListsRefLastAndPicksAnAvailableVariant) {

@@ -9,6 +9,7 @@
 #include "kernels/q6_k/q6_k_avx512.h"
 #elif defined(__aarch64__)
 #include "kernels/q6_k/q6_k_neon.h"
+#include "kernels/q6_k/q6_k_sme.h"
 #endif
 
 namespace cpubrrr {
@@ -18,6 +19,7 @@ constexpr std::array kVariants = {
 #if defined(__x86_64__)
     Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512},
 #elif defined(__aarch64__)
+    Q6KKernels{"sme", kCpuSme, Q6KGemvSme, Q6KGemmSme},
     Q6KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q6KGemvNeon, Q6KGemmNeon},
 #endif
     Q6KKernels{"hwy", kCpuNone, Q6KGemvHwy, Q6KGemmHwy},

@@ -1,4 +1,5 @@
 // Every Q6_K kernel variant against the scalar oracle, bit for bit, over shape and value edges.
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -32,6 +33,11 @@ class Q6KVariantTest : public ::testing::TestWithParam<Q6KKernels> {
  protected:
   void SetUp() override {
     if (!HasFeatures(DetectCpuFeatures(), GetParam().required)) {
+      // The qemu runner sets CPUBRRR_EXPECT_SME: there the SME variant must run.
+      if ((GetParam().required & kCpuSme) && std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+        FAIL() << GetParam().name << " would be skipped but CPUBRRR_EXPECT_SME is set; CPU has "
+               << CpuFeatureNames(DetectCpuFeatures());
+      }
       GTEST_SKIP() << GetParam().name << " needs CPU features "
                    << CpuFeatureNames(GetParam().required) << ", this CPU lacks some";
     }
@@ -118,6 +124,12 @@ TEST_P(Q6KVariantTest, ExtremeValuesDoNotOverflow) {
   std::vector<float> yv(kRows);
   GetParam().gemv(w.data(), kBlocks, kRows, x.data(), kBlocks, yv.data());
   for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(yv[r], y[r]) << r;
+}
+
+// Under qemu (CPUBRRR_EXPECT_SME) the SME variant is built, registered and the best.
+TEST(Q6KRegistry, SmeIsBestWhenExpected) {
+  if (std::getenv("CPUBRRR_EXPECT_SME") == nullptr) GTEST_SKIP() << "CPUBRRR_EXPECT_SME unset";
+  EXPECT_STREQ(BestQ6KKernels().name, "sme");
 }
 
 TEST(Q6KRegistry, ListsRefLastAndPicksAnAvailableVariant) {
