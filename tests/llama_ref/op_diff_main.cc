@@ -283,6 +283,9 @@ class Replayer {
         v.push_back(x->f[r * nc + i] * scale + m);
       }
       std::vector<float> v2 = v;
+      // The engine pads to whole runs of 16 cells with -inf (exp 0), as llama.cpp's n_kv is.
+      const size_t n_real = v.size();
+      v.resize((n_real + 15) / 16 * 16, -INFINITY);
       if (sinks) {
         SoftmaxWithSink(v.data(), v.size(), sinks[head % n.src[2].ne[0]]);
         SoftmaxWithSinkRef(v2.data(), v2.size(), sinks[head % n.src[2].ne[0]]);
@@ -290,7 +293,7 @@ class Replayer {
         Softmax(v.data(), v.size());
         SoftmaxRef(v2.data(), v2.size());
       }
-      for (size_t i = 0; i < v.size(); ++i) {
+      for (size_t i = 0; i < n_real; ++i) {
         s.Add(n.f[r * nc + i], v[i]);
         sref.Add(n.f[r * nc + i], v2[i]);
       }
