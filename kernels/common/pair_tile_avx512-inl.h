@@ -6,6 +6,7 @@
 
 #include <immintrin.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -74,37 +75,72 @@ const PackedPair* Pack(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, siz
   return buffer.data();
 }
 
+// How a decoder's per-(row, token) float sums run; each reproduces the order of one of
+// ggml's x86 vec_dot kernels (llama.cpp without weight repacking), so that our results
+// carry llama.cpp's bits (docs/MODELS.md, Numerics):
+//   kOneChain8: one chain of 8 lanes (lane l: the four values 4l..4l+3 of a block), one
+//     fused multiply-add per block in block order (ggml_vec_dot_q8_0_q8_0);
+//   kEvenOdd8: two such chains, even and odd blocks, added lane by lane at the end; an
+//     odd last block is added after the lanes are summed, as one scalar fused
+//     multiply-add of its whole int32 dot (ggml_vec_dot_mxfp4_q8_0).
+// Both then sum the 8 lanes as ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)).
+enum class Accumulation { kOneChain8, kEvenOdd8 };
+
+// Sums 8 lanes (lo = lanes 0..3, hi = lanes 4..7) in the order above.
+inline float SumLanes8(__m128 lo, __m128 hi) {
+  __m128 r = _mm_add_ps(hi, lo);
+  r = _mm_add_ps(r, _mm_movehl_ps(r, r));
+  r = _mm_add_ss(r, _mm_movehdup_ps(r));
+  return _mm_cvtss_f32(r);
+}
+
+inline __m256 HighHalf(__m512 v) {
+  return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+}
+
 // Computes the R x T tile y[t * y_stride + r] = dot(row r, token t) with a Decoder:
-//   Decoder::Block, Decoder::kOrder, and members Weights(b0, b1) (the pair's 64 weights
-//   plus 128 as unsigned bytes in kOrder; b1 null for a lone last block, whose lanes must
-//   be byte 128) and Scale(b0, b1) (the weight scale of each float lane).
+//   Decoder::Block, Decoder::kOrder, Decoder::kAccumulation, and members Weights(b0, b1)
+//   (the pair's 64 weights plus 128 as unsigned bytes in kOrder; b1 null for a lone last
+//   block, whose lanes must be byte 128), Scale(b0, b1) (the weight scale of each float
+//   lane) and BlockScale(b) (block b's weight scale as one float).
 // Each weight pair is decoded once for T tokens; each packed activation pair is loaded for
 // R rows. Per pair and lane: an int32 partial dot seeded with -128 * sum(x), converted and
-// added with one FMA scaled by d_w * d_x, alternating between two accumulators (even and
-// odd pairs) to halve the FMA chain; the 32 lanes are summed at the end. The order of float
-// operations per (row, token) does not depend on R or T, so gemv and gemm agree bit for bit.
-// Block b of row r is w[r * row_step + b * kBlockStep]: (row_stride, 1) row-major, (1, R)
-// for rows interleaved per block. x holds pairs_stride packed pairs per token.
-// With prefetch_ahead != 0, each pair the tile prefetches each row's block prefetch_ahead
-// blocks further on; row-major callers pass R * row_stride, the same position in the next
-// R rows (a row is too short a stream for the hardware prefetcher to ramp up). Prefetches
-// past the matrix end never fault.
+// scaled by d_w * d_x into the accumulators of kAccumulation. kEvenOdd8 (with kHalves,
+// where the even block of a pair fills lanes 0-3 and 8-11) takes one 16-lane fused
+// multiply-add per pair; kOneChain8 (kBlocks) two 8-lane ones in block order. The order of
+// float operations per (row, token) does not depend on R or T, so gemv and gemm agree bit
+// for bit. Block b of row r is w[r * row_step + b * kBlockStep]: (row_stride, 1)
+// row-major, (1, R) for rows interleaved per block. x holds pairs_stride packed pairs per
+// token. With prefetch_ahead != 0, each pair the tile prefetches each row's block
+// prefetch_ahead blocks further on; row-major callers pass R * row_stride, the same
+// position in the next R rows (a row is too short a stream for the hardware prefetcher to
+// ramp up). Prefetches past the matrix end never fault.
 template <class Decoder, int R, int T, size_t kBlockStep = 1>
 void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahead,
           const PackedPair* x, size_t pairs_stride, size_t n_blocks, float* y, size_t y_stride) {
   using Block = typename Decoder::Block;
+  constexpr bool kOneChain = Decoder::kAccumulation == Accumulation::kOneChain8;
+  static_assert(kOneChain == (Decoder::kOrder == LaneOrder::kBlocks),
+                "kOneChain8 needs block b in lanes 0-7, kEvenOdd8 the kHalves order");
   const Decoder decoder;
   const Block* row[R];
   #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) row[r] = w + r * row_step;
-  __m512 acc[2][R][T];
+  using Acc = std::conditional_t<kOneChain, __m256, __m512>;
+  Acc acc[R][T];
   #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
     #pragma GCC unroll 8
-    for (int t = 0; t < T; ++t) acc[0][r][t] = acc[1][r][t] = _mm512_setzero_ps();
+    for (int t = 0; t < T; ++t) {
+      if constexpr (kOneChain) {
+        acc[r][t] = _mm256_setzero_ps();
+      } else {
+        acc[r][t] = _mm512_setzero_ps();
+      }
+    }
   }
-  // One pair at block b into accumulator `chain`; `two` is false for a lone last block.
-  auto step = [&](size_t b, auto chain, auto two) __attribute__((always_inline)) {
+  // One pair at block b; `two` is false for a lone last block (kOneChain8 only).
+  auto step = [&](size_t b, auto two) __attribute__((always_inline)) {
     if (prefetch_ahead != 0) {
       #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) {
@@ -125,31 +161,51 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahe
         const PackedPair& p = xp[t * pairs_stride];
         const __m512i dot = _mm512_dpbusd_epi32(_mm512_load_si512(p.neg_offset), wq,
                                                 _mm512_load_si512(p.q));
-        acc[chain][r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot),
-                                           _mm512_mul_ps(s, _mm512_load_ps(p.d)), acc[chain][r][t]);
+        const __m512 f = _mm512_cvtepi32_ps(dot);
+        const __m512 scale = _mm512_mul_ps(s, _mm512_load_ps(p.d));
+        if constexpr (kOneChain) {
+          acc[r][t] = _mm256_fmadd_ps(_mm512_castps512_ps256(f), _mm512_castps512_ps256(scale),
+                                      acc[r][t]);
+          if (two) acc[r][t] = _mm256_fmadd_ps(HighHalf(f), HighHalf(scale), acc[r][t]);
+        } else {
+          acc[r][t] = _mm512_fmadd_ps(f, scale, acc[r][t]);
+        }
       }
     }
   };
-  using Even = std::integral_constant<int, 0>;
-  using Odd = std::integral_constant<int, 1>;
-  using Pair = std::true_type;
-  using Lone = std::false_type;
   size_t b = 0;
-  for (; b + 4 <= n_blocks; b += 4) {
-    step(b, Even(), Pair());
-    step(b + 2, Odd(), Pair());
-  }
-  if (b + 2 <= n_blocks) {
-    step(b, Even(), Pair());
-    if (b + 2 < n_blocks) step(b + 2, Odd(), Lone());
-  } else if (b < n_blocks) {
-    step(b, Even(), Lone());
-  }
-  #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) {
+  for (; b + 2 <= n_blocks; b += 2) step(b, std::true_type());
+  if constexpr (kOneChain) {
+    if (b < n_blocks) step(b, std::false_type());
     #pragma GCC unroll 8
-    for (int t = 0; t < T; ++t) {
-      y[t * y_stride + r] = _mm512_reduce_add_ps(_mm512_add_ps(acc[0][r][t], acc[1][r][t]));
+    for (int r = 0; r < R; ++r) {
+      #pragma GCC unroll 8
+      for (int t = 0; t < T; ++t) {
+        y[t * y_stride + r] = SumLanes8(_mm256_castps256_ps128(acc[r][t]),
+                                        _mm256_extractf128_ps(acc[r][t], 1));
+      }
+    }
+  } else {
+    const bool lone = b < n_blocks;
+    #pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      #pragma GCC unroll 8
+      for (int t = 0; t < T; ++t) {
+        // Even + odd chain: lanes 0-3 + 4-7 and 8-11 + 12-15.
+        const __m512 a = acc[r][t];
+        const __m512 sum = _mm512_add_ps(a, _mm512_shuffle_f32x4(a, a, _MM_SHUFFLE(2, 3, 0, 1)));
+        float total = SumLanes8(_mm512_castps512_ps128(sum), _mm512_extractf32x4_ps(sum, 2));
+        if (lone) {
+          const Block& w0 = row[r][b * kBlockStep];
+          const PackedPair& p = x[b / 2 + t * pairs_stride];
+          const int32_t isum = _mm512_reduce_add_epi32(_mm512_dpbusd_epi32(
+              _mm512_load_si512(p.neg_offset), decoder.Weights(w0, nullptr),
+              _mm512_load_si512(p.q)));
+          const float d = decoder.BlockScale(w0) * p.d[0];
+          total = std::fma(d, static_cast<float>(isum), total);
+        }
+        y[t * y_stride + r] = total;
+      }
     }
   }
 }

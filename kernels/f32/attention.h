@@ -27,8 +27,11 @@ void AxpyRowsRef(const float* w, const float* v, size_t v_stride, size_t n_rows,
 void AxpyRowsF16Ref(const float* w, const uint16_t* v, size_t v_stride, size_t n_rows,
                     size_t dim, float* out);
 
-// Compute the functions above with Highway (run-time dispatch). Dots accumulate in
-// float vector lanes; Axpy uses fused multiply-add in the reference's order over j.
+// Compute the functions above with Highway (run-time dispatch). Axpy uses fused
+// multiply-add in the reference's order over j. DotRows (f32 keys) computes each dot in
+// the float steps of ggml_vec_dot_f32 on x86 AVX-512 (llama.cpp's f32 matmuls for one
+// token: the attention q.k and the f32 router), then one multiply by scale, so its bits
+// match llama.cpp's on CPUs with FMA; DotRowsF16 accumulates in float vector lanes.
 void DotRows(const float* q, const float* k, size_t k_stride, size_t n_rows,
              size_t dim, float scale, float* out);
 void DotRowsF16(const float* q, const uint16_t* k, size_t k_stride, size_t n_rows,
@@ -37,6 +40,20 @@ void AxpyRows(const float* w, const float* v, size_t v_stride, size_t n_rows,
               size_t dim, float* out);
 void AxpyRowsF16(const float* w, const uint16_t* v, size_t v_stride, size_t n_rows,
                  size_t dim, float* out);
+
+// The softmax-weighted sum of value rows in the float steps of llama.cpp's attention
+// without flash attention (an f32 V cache stored transposed, each output value one
+// ggml_vec_dot_f32 over the cache cells; cells are positions here): value row j, at
+// position pos0 + j, goes into lane row (pos0 + j) % 64 of `lanes` (64 x dim floats,
+// caller-owned scratch) by one fused multiply-add per value; `touched` (0 before the
+// first call for an output) marks the lane rows in use. Call once per run of
+// consecutive positions in increasing order, then SumLanes64 writes
+// out[i] = the 64 lane rows of column i summed in ggml's lane tree. Bit-identical to
+// llama.cpp (CPUs with FMA) when its cache holds at least the positions in use in a
+// multiple of 64 cells, as llama.cpp's padding to 256 cells gives.
+void AxpyRowsToLanes(const float* w, const float* v, size_t v_stride, size_t n_rows,
+                     size_t dim, size_t pos0, float* lanes, uint64_t* touched);
+void SumLanes64(const float* lanes, uint64_t touched, size_t dim, float* out);
 
 }  // namespace cpubrrr
 

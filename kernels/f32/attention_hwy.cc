@@ -5,6 +5,7 @@
 #define HWY_TARGET_INCLUDE "kernels/f32/attention_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/f32/ggml_order-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace cpubrrr {
@@ -89,7 +90,65 @@ void AxpyRowsT(const float* w, const T* v, size_t v_stride, size_t n_rows, size_
 
 void DotRowsImpl(const float* q, const float* k, size_t k_stride, size_t n_rows,
                  size_t dim, float scale, float* out) {
-  DotRowsT(q, k, k_stride, n_rows, dim, scale, out);
+  for (size_t j = 0; j < n_rows; ++j) out[j] = scale * ggml_order::Dot(q, k + j * k_stride, dim);
+}
+
+// Adds w[j] * v_j into lane row (pos0 + j) % 64 of `lanes` (64 rows of dim floats) with
+// one fused multiply-add per value; a row's first term is stored (fma with +0 but for
+// the sign of a zero), which `touched` records.
+void AxpyRowsToLanesImpl(const float* w, const float* v, size_t v_stride, size_t n_rows,
+                         size_t dim, size_t pos0, float* lanes, uint64_t* touched) {
+  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, 1> d1;
+  const size_t L = hn::Lanes(d);
+  for (size_t j = 0; j < n_rows; ++j) {
+    const size_t lane = (pos0 + j) % 64;
+    const float* row = v + j * v_stride;
+    float* acc = lanes + lane * dim;
+    const bool first = (*touched >> lane & 1) == 0;
+    *touched |= uint64_t{1} << lane;
+    size_t i = 0;
+    if (first) {
+      const auto wj = hn::Set(d, w[j]);
+      const auto wj1 = hn::Set(d1, w[j]);
+      for (; i + L <= dim; i += L) hn::StoreU(hn::Mul(wj, hn::LoadU(d, row + i)), d, acc + i);
+      for (; i < dim; ++i) hn::StoreU(hn::Mul(wj1, hn::LoadU(d1, row + i)), d1, acc + i);
+      continue;
+    }
+    const auto wj = hn::Set(d, w[j]);
+    const auto wj1 = hn::Set(d1, w[j]);
+    for (; i + L <= dim; i += L) {
+      hn::StoreU(hn::MulAdd(hn::LoadU(d, row + i), wj, hn::LoadU(d, acc + i)), d, acc + i);
+    }
+    for (; i < dim; ++i) {
+      hn::StoreU(hn::MulAdd(hn::LoadU(d1, row + i), wj1, hn::LoadU(d1, acc + i)), d1, acc + i);
+    }
+  }
+}
+
+// out[i] = the 64 lane rows summed column by column in ggml_order::Sum64's tree
+// (untouched rows count as zero).
+void SumLanesImpl(const float* lanes, uint64_t touched, size_t dim, float* out) {
+  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, 1> d1;
+  const size_t L = hn::Lanes(d);
+  auto at = [&](auto dd, int lane, size_t i) {
+    return (touched >> lane & 1) ? hn::LoadU(dd, lanes + lane * dim + i) : hn::Zero(dd);
+  };
+  auto column = [&](auto dd, size_t i) {
+    using V = decltype(hn::Zero(dd));
+    V a[16];
+    for (int l = 0; l < 16; ++l) {
+      a[l] = hn::Add(hn::Add(at(dd, l, i), at(dd, 32 + l, i)),
+                     hn::Add(at(dd, 16 + l, i), at(dd, 48 + l, i)));
+    }
+    for (int l = 0; l < 8; ++l) a[l] = hn::Add(a[l + 8], a[l]);
+    for (int l = 0; l < 4; ++l) a[l] = hn::Add(a[l + 4], a[l]);
+    hn::StoreU(hn::Add(hn::Add(a[0], a[2]), hn::Add(a[1], a[3])), dd, out + i);
+  };
+  size_t i = 0;
+  for (; i + L <= dim; i += L) column(d, i);
+  for (; i < dim; ++i) column(d1, i);
 }
 
 void DotRowsF16Impl(const float* q, const uint16_t* k, size_t k_stride, size_t n_rows,
@@ -119,6 +178,8 @@ HWY_EXPORT(DotRowsImpl);
 HWY_EXPORT(DotRowsF16Impl);
 HWY_EXPORT(AxpyRowsImpl);
 HWY_EXPORT(AxpyRowsF16Impl);
+HWY_EXPORT(AxpyRowsToLanesImpl);
+HWY_EXPORT(SumLanesImpl);
 
 void DotRows(const float* q, const float* k, size_t k_stride, size_t n_rows,
              size_t dim, float scale, float* out) {
@@ -138,6 +199,15 @@ void AxpyRows(const float* w, const float* v, size_t v_stride, size_t n_rows,
 void AxpyRowsF16(const float* w, const uint16_t* v, size_t v_stride, size_t n_rows,
                  size_t dim, float* out) {
   HWY_DYNAMIC_DISPATCH(AxpyRowsF16Impl)(w, v, v_stride, n_rows, dim, out);
+}
+
+void AxpyRowsToLanes(const float* w, const float* v, size_t v_stride, size_t n_rows,
+                     size_t dim, size_t pos0, float* lanes, uint64_t* touched) {
+  HWY_DYNAMIC_DISPATCH(AxpyRowsToLanesImpl)(w, v, v_stride, n_rows, dim, pos0, lanes, touched);
+}
+
+void SumLanes64(const float* lanes, uint64_t touched, size_t dim, float* out) {
+  HWY_DYNAMIC_DISPATCH(SumLanesImpl)(lanes, touched, dim, out);
 }
 
 }  // namespace cpubrrr

@@ -17,11 +17,16 @@ void SoftmaxRef(float* x, size_t n);
 // Preconditions: as SoftmaxRef, and `sink` finite.
 void SoftmaxWithSinkRef(float* x, size_t n, float sink);
 
-// Computes SoftmaxRef with Highway (run-time dispatch): vector exp (1 ulp), float
-// partial sums flushed into a double every few hundred elements.
+// Computes SoftmaxRef with Highway (run-time dispatch) in the float steps of ggml's
+// soft_max on x86 with AVX-512 (llama.cpp's CPU backend), so that its bits match
+// llama.cpp's: each whole run of 16 values (from x[0]) through ggml's vector exp
+// (about 1.5 ulp) and summed by its 16-lane tree into a double; the remaining values
+// with the C library's expf, added one by one; then (SoftmaxWithSink) the sink's expf;
+// then a multiply by float(1 / sum). Attention aligns the runs with llama.cpp's cache
+// cells by padding with -inf (exp 0). Bit-identical to llama.cpp on CPUs with FMA.
 void Softmax(float* x, size_t n);
 
-// Computes SoftmaxWithSinkRef with Highway (run-time dispatch).
+// Computes SoftmaxWithSinkRef with Highway (run-time dispatch), as Softmax.
 void SoftmaxWithSink(float* x, size_t n, float sink);
 
 }  // namespace cpubrrr

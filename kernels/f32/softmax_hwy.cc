@@ -7,16 +7,12 @@
 #define HWY_TARGET_INCLUDE "kernels/f32/softmax_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "hwy/contrib/math/math-inl.h"
+#include "kernels/f32/ggml_order-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace cpubrrr {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// Vectors summed in float before the partial sum moves into the double total; keeps
-// the float rounding error of the total near 64 ulp whatever n is.
-constexpr size_t kFlushVectors = 64;
 
 float MaxImpl(const float* x, size_t n) {
   const hn::ScalableTag<float> d;
@@ -32,59 +28,41 @@ float MaxImpl(const float* x, size_t n) {
   return m;
 }
 
-// Stores exp(x[i] - m) in x and returns extra + the sum of the stored values.
-double ExpAndSum(float* x, size_t n, float m, double extra) {
-  const hn::ScalableTag<float> d;
-  const hn::CappedTag<float, 1> d1;
-  const size_t L = hn::Lanes(d);
+// ggml's soft_max on x86 AVX-512 after its max: whole runs of 16 values through its
+// vector exp, each run's values summed by its lane tree into a double; the rest one by
+// one with the C library's expf; then the sink's expf; then one multiply by
+// float(1 / sum).
+void ExpNormalize(float* x, size_t n, float m, const float* sink) {
+  const hn::CappedTag<float, 16> d;
+  const size_t N = hn::Lanes(d);
   const auto vm = hn::Set(d, m);
-  double total = extra;
+  double sum = 0.0;
   size_t i = 0;
-  while (i + L <= n) {
-    auto a0 = hn::Zero(d), a1 = hn::Zero(d);
-    const size_t end = i + kFlushVectors * L < n ? i + kFlushVectors * L : n;
-    for (; i + 2 * L <= end; i += 2 * L) {
-      const auto e0 = hn::Exp(d, hn::Sub(hn::LoadU(d, x + i), vm));
-      const auto e1 = hn::Exp(d, hn::Sub(hn::LoadU(d, x + i + L), vm));
-      hn::StoreU(e0, d, x + i);
-      hn::StoreU(e1, d, x + i + L);
-      a0 = hn::Add(a0, e0);
-      a1 = hn::Add(a1, e1);
+  for (; i + 16 <= n; i += 16) {
+    for (size_t v = 0; v < 16; v += N) {
+      hn::StoreU(ggml_order::Exp(d, hn::Sub(hn::LoadU(d, x + i + v), vm)), d, x + i + v);
     }
-    for (; i + L <= end; i += L) {
-      const auto e = hn::Exp(d, hn::Sub(hn::LoadU(d, x + i), vm));
-      hn::StoreU(e, d, x + i);
-      a0 = hn::Add(a0, e);
-    }
-    total += hn::GetLane(hn::SumOfLanes(d, hn::Add(a0, a1)));
+    sum += static_cast<double>(ggml_order::Sum16(x + i));
   }
-  const auto vm1 = hn::Set(d1, m);
   for (; i < n; ++i) {
-    const auto e = hn::Exp(d1, hn::Sub(hn::LoadU(d1, x + i), vm1));
-    hn::StoreU(e, d1, x + i);
-    total += hn::GetLane(e);
+    const float e = std::exp(x[i] - m);
+    sum += static_cast<double>(e);
+    x[i] = e;
   }
-  return total;
+  if (sink != nullptr) sum += static_cast<double>(std::exp(*sink - m));
+  const float scale = static_cast<float>(1.0 / sum);
+  const hn::ScalableTag<float> df;
+  const size_t L = hn::Lanes(df);
+  const auto vs = hn::Set(df, scale);
+  i = 0;
+  for (; i + L <= n; i += L) hn::StoreU(hn::Mul(hn::LoadU(df, x + i), vs), df, x + i);
+  for (; i < n; ++i) x[i] *= scale;
 }
 
-void ScaleImpl(float* x, size_t n, float s) {
-  const hn::ScalableTag<float> d;
-  const size_t L = hn::Lanes(d);
-  const auto vs = hn::Set(d, s);
-  size_t i = 0;
-  for (; i + L <= n; i += L) hn::StoreU(hn::Mul(hn::LoadU(d, x + i), vs), d, x + i);
-  for (; i < n; ++i) x[i] *= s;
-}
-
-void SoftmaxImpl(float* x, size_t n) {
-  const double sum = ExpAndSum(x, n, MaxImpl(x, n), 0.0);
-  ScaleImpl(x, n, static_cast<float>(1.0 / sum));
-}
+void SoftmaxImpl(float* x, size_t n) { ExpNormalize(x, n, MaxImpl(x, n), nullptr); }
 
 void SoftmaxWithSinkImpl(float* x, size_t n, float sink) {
-  const float m = std::fmax(MaxImpl(x, n), sink);
-  const double sum = ExpAndSum(x, n, m, std::exp(sink - m));
-  ScaleImpl(x, n, static_cast<float>(1.0 / sum));
+  ExpNormalize(x, n, std::fmax(MaxImpl(x, n), sink), &sink);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -16,12 +16,14 @@ void SwigluOaiRef(const float* g, const float* u, size_t n, float alpha, float l
 // Preconditions: h may equal g or u, no other overlap.
 void SwigluRef(const float* g, const float* u, size_t n, float* h);
 
-// Computes SwigluOaiRef with Highway (run-time dispatch). The sigmoid is evaluated as
-// e / (1 + e) or 1 / (1 + e) with e = exp(-|alpha g'|), which never overflows.
+// Computes SwigluOaiRef with Highway (run-time dispatch) in ggml's expression with the C
+// library's expf per lane (bit-identical to llama.cpp).
 void SwigluOai(const float* g, const float* u, size_t n, float alpha, float limit,
                float* h);
 
-// Computes SwigluRef with Highway (run-time dispatch), sigmoid as in SwigluOai.
+// Computes SwigluRef with Highway (run-time dispatch) in the float steps of ggml's
+// swiglu on x86 with AVX-512 (runs of 16 through ggml's vector exp, the rest with the C
+// library's expf), bit-identical to llama.cpp on CPUs with FMA.
 void Swiglu(const float* g, const float* u, size_t n, float* h);
 
 }  // namespace cpubrrr

@@ -7,22 +7,12 @@
 #define HWY_TARGET_INCLUDE "kernels/f32/swiglu_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "hwy/contrib/math/math-inl.h"
+#include "kernels/f32/ggml_order-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace cpubrrr {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// Returns x * sigmoid(a x) using e = exp(-|a x|) in (0, 1]: sigmoid is 1 / (1 + e) for
-// a x >= 0 and e / (1 + e) below, so no step overflows.
-template <class D, class V>
-HWY_INLINE V XSigmoid(D d, V x, V a) {
-  const auto ax = hn::Mul(a, x);
-  const auto e = hn::Exp(d, hn::Neg(hn::Abs(ax)));
-  const auto num = hn::IfThenElse(hn::Lt(ax, hn::Zero(d)), e, hn::Set(d, 1.0f));
-  return hn::Mul(x, hn::Div(num, hn::Add(hn::Set(d, 1.0f), e)));
-}
 
 // gpt-oss's clamped SwiGLU in ggml's expression, gc / (1 + expf(alpha * -gc)) * (uc + 1),
 // with the C library's expf per lane: llama.cpp evaluates it so, and any other exp
@@ -41,9 +31,14 @@ HWY_INLINE void OaiAt(D d, const float* g, const float* u, size_t i, float alpha
   hn::StoreU(hn::Mul(act, hn::Add(uc, hn::Set(d, 1.0f))), d, h + i);
 }
 
+// Qwen3's SwiGLU as ggml's swiglu on x86 AVX-512: whole runs of 16 as
+// g / (1 + exp(-g)) * u with ggml's vector exp (ggml_order::Exp), the rest with the C
+// library's expf; so its bits match llama.cpp's.
 template <class D>
 HWY_INLINE void PlainAt(D d, const float* g, const float* u, size_t i, float* h) {
-  const auto act = XSigmoid(d, hn::LoadU(d, g + i), hn::Set(d, 1.0f));
+  const auto x = hn::LoadU(d, g + i);
+  const auto e = ggml_order::Exp(d, hn::Sub(hn::Zero(d), x));
+  const auto act = hn::Div(x, hn::Add(hn::Set(d, 1.0f), e));
   hn::StoreU(hn::Mul(act, hn::LoadU(d, u + i)), d, h + i);
 }
 
@@ -57,11 +52,13 @@ void SwigluOaiImpl(const float* g, const float* u, size_t n, float alpha, float 
 }
 
 void SwigluImpl(const float* g, const float* u, size_t n, float* h) {
-  const hn::ScalableTag<float> d;
-  const hn::CappedTag<float, 1> d1;
+  const hn::CappedTag<float, 16> d;
+  const size_t N = hn::Lanes(d);
   size_t i = 0;
-  for (; i + hn::Lanes(d) <= n; i += hn::Lanes(d)) PlainAt(d, g, u, i, h);
-  for (; i < n; ++i) PlainAt(d1, g, u, i, h);
+  for (; i + 16 <= n; i += 16) {
+    for (size_t v = 0; v < 16; v += N) PlainAt(d, g, u, i + v, h);
+  }
+  for (; i < n; ++i) h[i] = g[i] / (1.0f + std::exp(-g[i])) * u[i];
 }
 
 }  // namespace HWY_NAMESPACE

@@ -21,6 +21,7 @@ alignas(64) constexpr uint8_t kCodePlus128[64] = {
 struct Mxfp4Pairs {
   using Block = BlockMxfp4;
   static constexpr pair_tile::LaneOrder kOrder = pair_tile::LaneOrder::kHalves;
+  static constexpr pair_tile::Accumulation kAccumulation = pair_tile::Accumulation::kEvenOdd8;
   const __m512i lut = _mm512_load_si512(kCodePlus128);
   const __m512i low4 = _mm512_set1_epi8(0x0F);
 
@@ -36,6 +37,7 @@ struct Mxfp4Pairs {
     return _mm512_mask_blend_ps(pair_tile::SecondBlockLanes(kOrder), _mm512_set1_ps(kE8m0Half.v[b0.e]),
                                 _mm512_set1_ps(kE8m0Half.v[b1 ? b1->e : b0.e]));
   }
+  float BlockScale(const BlockMxfp4& b) const { return kE8m0Half.v[b.e]; }
 };
 
 }  // namespace

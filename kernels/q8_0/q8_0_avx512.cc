@@ -13,6 +13,7 @@ namespace {
 struct Q8_0Pairs {
   using Block = BlockQ8_0;
   static constexpr pair_tile::LaneOrder kOrder = pair_tile::LaneOrder::kBlocks;
+  static constexpr pair_tile::Accumulation kAccumulation = pair_tile::Accumulation::kOneChain8;
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
 
   __m512i Weights(const BlockQ8_0& b0, const BlockQ8_0* b1) const {
@@ -27,25 +28,16 @@ struct Q8_0Pairs {
   }
 };
 
-// Quantizes one block of 32 floats like QuantizeRowQ8_0: amax, d = amax / 127, inv_d = 1 / d
-// (0 when d is 0), q = x * inv_d rounded half away from zero. The rounding is trunc(v)
-// plus sign(v) where |v - trunc(v)| >= 0.5; v - trunc(v) is exact for |v| < 2^23.
+// Quantizes one block of 32 floats by the activation rule (q8_0_kernels.h): amax,
+// d = amax / 127, q = x * (127 / amax) rounded to nearest even (0 when amax is 0).
 inline void QuantizeBlock(const float* x, BlockQ8_0* y) {
   const __m512 x0 = _mm512_loadu_ps(x), x1 = _mm512_loadu_ps(x + 16);
   const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(x0), _mm512_abs_ps(x1)));
-  const float d = amax / 127.0f;
-  const float inv_d = d != 0.0f ? 1.0f / d : 0.0f;
-  y->d = static_cast<uint16_t>(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));
-  const __m512 inv = _mm512_set1_ps(inv_d);
-  const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
-  const __m512i sign_bit = _mm512_set1_epi32(static_cast<int>(0x80000000u));
+  y->d = static_cast<uint16_t>(_cvtss_sh(amax / 127.0f, _MM_FROUND_TO_NEAREST_INT));
+  const __m512 scale = _mm512_set1_ps(amax != 0.0f ? 127.0f / amax : 0.0f);
   for (int h = 0; h < 2; ++h) {
-    const __m512 v = _mm512_mul_ps(h ? x1 : x0, inv);
-    const __m512 t = _mm512_roundscale_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __mmask16 away = _mm512_cmp_ps_mask(_mm512_abs_ps(_mm512_sub_ps(v, t)), half, _CMP_GE_OQ);
-    const __m512 signed_one = _mm512_castsi512_ps(_mm512_or_si512(
-        _mm512_and_si512(_mm512_castps_si512(v), sign_bit), _mm512_castps_si512(one)));
-    const __m512 q = _mm512_mask_add_ps(t, away, t, signed_one);
+    const __m512 q = _mm512_roundscale_ps(_mm512_mul_ps(h ? x1 : x0, scale),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y->qs + 16 * h),
                      _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(q)));
   }

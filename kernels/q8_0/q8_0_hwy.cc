@@ -1,5 +1,7 @@
 // Portable Highway Q8_0 activation quantizer and Q8_0 x Q8_0 gemv/gemm (128-bit vectors,
 // int16 widening dots), compiled for every Highway target and dispatched at run time.
+#include <cmath>
+
 #include "kernels/q8_0/q8_0_kernels.h"
 #include "quant/fp16.h"
 
@@ -31,8 +33,18 @@ void RowTile(const BlockQ8_0* row, const BlockQ8_0* x, size_t x_stride, size_t n
   }
 }
 
+// The activation rule of q8_0_kernels.h in scalar steps.
 void QuantizeImpl(const float* x, BlockQ8_0* y, size_t n_blocks) {
-  QuantizeRowQ8_0(x, y, static_cast<int64_t>(n_blocks) * kQ8_0BlockSize);
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const float* xb = x + b * kQ8_0BlockSize;
+    float amax = 0.0f;
+    for (int i = 0; i < kQ8_0BlockSize; ++i) amax = std::fmax(amax, std::fabs(xb[i]));
+    y[b].d = Fp32ToFp16(amax / 127.0f);
+    const float scale = amax != 0.0f ? 127.0f / amax : 0.0f;
+    for (int i = 0; i < kQ8_0BlockSize; ++i) {
+      y[b].qs[i] = static_cast<int8_t>(std::nearbyint(xb[i] * scale));
+    }
+  }
 }
 #else
 // Computes y[t * y_stride] = dot(row, x + t * x_stride) for t < T: each weight block is
@@ -70,9 +82,8 @@ void RowTile(const BlockQ8_0* row, const BlockQ8_0* x, size_t x_stride, size_t n
   if constexpr (T > 3) y[3 * y_stride] = SumLanes(acc3);
 }
 
-// Quantizes like QuantizeRowQ8_0: amax, d = amax / 127, inv_d = 1 / d (0 when d is 0),
-// q = x * inv_d rounded half away from zero, computed as trunc(v) plus sign(v) where
-// |v - trunc(v)| >= 0.5 (exact for |v| < 2^23).
+// Quantizes by the activation rule (q8_0_kernels.h): amax, d = amax / 127,
+// q = Round(x * (127 / amax)) (Highway's Round: nearest, ties to even; 0 when amax is 0).
 void QuantizeImpl(const float* x, BlockQ8_0* y, size_t n_blocks) {
   const DF df;
   const D32 d32;
@@ -85,15 +96,10 @@ void QuantizeImpl(const float* x, BlockQ8_0* y, size_t n_blocks) {
       vmax = hn::Max(vmax, hn::Abs(hn::LoadU(df, xb + i)));
     }
     const float amax = hn::GetLane(hn::MaxOfLanes(df, vmax));
-    const float d = amax / 127.0f;
-    const float inv_d = d != 0.0f ? 1.0f / d : 0.0f;
-    y[b].d = Fp32ToFp16(d);
-    const auto inv = hn::Set(df, inv_d), half = hn::Set(df, 0.5f), one = hn::Set(df, 1.0f);
+    y[b].d = Fp32ToFp16(amax / 127.0f);
+    const auto scale = hn::Set(df, amax != 0.0f ? 127.0f / amax : 0.0f);
     for (size_t i = 0; i < kQ8_0BlockSize; i += kLanes) {
-      const auto v = hn::Mul(hn::LoadU(df, xb + i), inv);
-      const auto t = hn::Trunc(v);
-      const auto away = hn::Ge(hn::Abs(hn::Sub(v, t)), half);
-      const auto q = hn::IfThenElse(away, hn::Add(t, hn::CopySignToAbs(one, v)), t);
+      const auto q = hn::Round(hn::Mul(hn::LoadU(df, xb + i), scale));
       hn::StoreU(hn::DemoteTo(d8x4, hn::ConvertTo(d32, q)), d8x4, y[b].qs + i);
     }
   }

@@ -9,14 +9,19 @@
 
 namespace cpubrrr {
 
-// Quantizes n_blocks * 32 floats of x into n_blocks Q8_0 blocks, bit-identical to
-// QuantizeRowQ8_0. Preconditions: every x is finite, and each block's max|x| is 0 or at
-// least 2^-100 (so 127 / max|x| is a finite float).
+// Quantizes n_blocks * 32 floats of x into n_blocks Q8_0 activation blocks, as ggml does
+// on x86 (its AVX quantize_row_q8_0): amax = max|x|, d = fp16(amax / 127), and each quant
+// is x * (127 / amax) (0 when amax is 0) rounded to nearest with ties to even. This
+// differs from QuantizeRowQ8_0 (ggml's reference and weight encoder: x * (1 / d), ties
+// away from zero) in about one quant in 10^5; with the same rule as llama.cpp's
+// activations, our matmuls see the codes llama.cpp's do (docs/MODELS.md, Numerics).
+// Preconditions: every x is finite, and each block's max|x| is 0 or at least 2^-100 (so
+// 127 / max|x| is a finite float).
 using Q8_0QuantizeFn = void (*)(const float* x, BlockQ8_0* y, size_t n_blocks);
 
 // Writes y[r] = dot(row r of w, x) for r < rows. Row r starts at w + r * row_stride
 // and holds n_blocks blocks; x holds n_blocks blocks. Preconditions: row_stride >=
-// n_blocks; no activation quant is -128 (QuantizeRowQ8_0 yields -127..127).
+// n_blocks; no activation quant is -128 (the quantizer yields -127..127).
 using Q8_0GemvFn = void (*)(const BlockQ8_0* w, size_t row_stride, size_t rows,
                             const BlockQ8_0* x, size_t n_blocks, float* y);
 

@@ -76,8 +76,8 @@ constexpr int kGemmTokens = 4;
 
 }  // namespace
 
-// Quantizes like QuantizeRowQ8_0: amax, d = amax / 127, inv_d = 1 / d (0 when d is 0);
-// fcvtas rounds x * inv_d to nearest with ties away from zero, as std::round does.
+// Quantizes by the activation rule (q8_0_kernels.h): amax, d = amax / 127; fcvtns rounds
+// x * (127 / amax) to nearest with ties to even.
 void QuantizeQ8_0Neon(const float* x, BlockQ8_0* y, size_t n_blocks) {
   for (size_t b = 0; b < n_blocks; ++b) {
     const float* xb = x + b * kQ8_0BlockSize;
@@ -87,12 +87,13 @@ void QuantizeQ8_0Neon(const float* x, BlockQ8_0* y, size_t n_blocks) {
       v[i] = vld1q_f32(xb + 4 * i);
       vmax = vmaxq_f32(vmax, vabsq_f32(v[i]));
     }
-    const float d = vmaxvq_f32(vmax) / 127.0f;
-    const float inv_d = d != 0.0f ? 1.0f / d : 0.0f;
+    const float amax = vmaxvq_f32(vmax);
+    const float d = amax / 127.0f;
+    const float scale = amax != 0.0f ? 127.0f / amax : 0.0f;
     y[b].d = vget_lane_u16(vreinterpret_u16_f16(vcvt_f16_f32(vdupq_n_f32(d))), 0);
     for (int i = 0; i < 8; i += 2) {
-      const int16x8_t q16 = vcombine_s16(vmovn_s32(vcvtaq_s32_f32(vmulq_n_f32(v[i], inv_d))),
-                                         vmovn_s32(vcvtaq_s32_f32(vmulq_n_f32(v[i + 1], inv_d))));
+      const int16x8_t q16 = vcombine_s16(vmovn_s32(vcvtnq_s32_f32(vmulq_n_f32(v[i], scale))),
+                                         vmovn_s32(vcvtnq_s32_f32(vmulq_n_f32(v[i + 1], scale))));
       vst1_s8(y[b].qs + 4 * i, vmovn_s16(q16));
     }
   }

@@ -1,5 +1,7 @@
 // Scalar oracle of the Q8_0 kernels: the definition of correct.
 #include "kernels/q8_0/q8_0_kernels.h"
+#include <cmath>
+
 #include "quant/fp16.h"
 
 namespace cpubrrr {
@@ -19,8 +21,19 @@ float DotRow(const BlockQ8_0* w, const BlockQ8_0* x, size_t n_blocks) {
 
 }  // namespace
 
+// Scalar statement of the activation rule in q8_0_kernels.h: one float multiply by
+// 127 / amax, then std::nearbyint (the default rounding mode: nearest, ties to even).
 void QuantizeQ8_0Ref(const float* x, BlockQ8_0* y, size_t n_blocks) {
-  QuantizeRowQ8_0(x, y, static_cast<int64_t>(n_blocks) * kQ8_0BlockSize);
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const float* xb = x + b * kQ8_0BlockSize;
+    float amax = 0.0f;
+    for (int i = 0; i < kQ8_0BlockSize; ++i) amax = std::fmax(amax, std::fabs(xb[i]));
+    y[b].d = Fp32ToFp16(amax / 127.0f);
+    const float scale = amax != 0.0f ? 127.0f / amax : 0.0f;
+    for (int i = 0; i < kQ8_0BlockSize; ++i) {
+      y[b].qs[i] = static_cast<int8_t>(std::nearbyint(xb[i] * scale));
+    }
+  }
 }
 
 void GemvQ8_0Ref(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,

@@ -155,7 +155,7 @@ TEST_P(Q8_0Test, QuantizesEdgeBlocksIdentically) {
   };
   add_block([](int) { return 0.0f; });
   add_block([](int i) { return i == 5 ? -0.0f : 0.0f; });
-  // amax 127 gives d = 1, so x.5 inputs sit exactly halfway: ties round away from zero.
+  // amax 127 gives a scale of 1, so x.5 inputs sit exactly halfway: ties round to even.
   add_block([](int i) { return i == 0 ? 127.0f : (i - 16) + 0.5f; });
   add_block([](int i) { return i == 0 ? -127.0f : -(i - 16) - 0.5f; });
   // d = 65504 (largest finite fp16), then a d that overflows fp16 to infinity.

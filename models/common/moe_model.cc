@@ -46,7 +46,7 @@ class MoeSession : public Session {
   MoeSession(const void* owner, KvCache cache, uint32_t context, uint32_t rewind_limit,
              int n_workers)
       : owner_(owner), cache_(std::move(cache)), context_(context), rewind_limit_(rewind_limit),
-        scores_(n_workers, std::vector<float>(context)) {}
+        scores_(n_workers, std::vector<float>(context + 32)) {}
 
   uint32_t position() const override { return position_; }
   uint32_t context_length() const override { return context_; }
@@ -75,7 +75,8 @@ class MoeSession : public Session {
   uint32_t context_;
   uint32_t rewind_limit_;
   uint32_t position_ = 0;
-  std::vector<std::vector<float>> scores_;  // per worker, attention scores of one head
+  // Per worker, attention scores of one head, with room for 16-aligned -inf padding.
+  std::vector<std::vector<float>> scores_;
 };
 
 // Per-worker buffers: matmul scratch, gate/up outputs of one expert, and the
@@ -85,6 +86,7 @@ struct WorkerScratch {
   std::vector<float> gate, up;
   std::vector<std::vector<int32_t>> entries;  // per expert: t * k + slot, ascending
   std::vector<int32_t> tokens, local;
+  std::vector<float> value_lanes;  // 64 x head_dim: AxpyRowsToLanes's lane rows
 };
 
 class MoeModel : public Model {
@@ -345,8 +347,9 @@ void MoeModel::Route(int t) {
                     [&](int32_t a, int32_t b) { return logit[a] > logit[b] || (logit[a] == logit[b] && a < b); });
   std::copy(order.begin(), order.begin() + k, ids);
   if (c_.arch == ModelArch::kQwen3Moe) {
-    float sum = 0;
-    for (uint32_t j = 0; j < k; ++j) sum += logit[ids[j]];
+    double total = 0;  // ggml's sum_rows: a double sum, rounded to float once
+    for (uint32_t j = 0; j < k; ++j) total += logit[ids[j]];
+    const float sum = static_cast<float>(total);
     for (uint32_t j = 0; j < k; ++j) wts[j] = logit[ids[j]] / sum;
     return;
   }
@@ -382,7 +385,9 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
   ctx.Sync();
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
   const uint32_t group = nh / nkv;
-  float* scores = session.scores(ctx.index());
+  float* const score_buf = session.scores(ctx.index());
+  std::vector<float>& value_lanes = scratch_[ctx.index()].value_lanes;
+  value_lanes.resize(64 * size_t{hd});
   const Range heads = ctx.Share(static_cast<size_t>(n) * nh);
   for (size_t u = heads.begin; u < heads.end; ++u) {
     const uint32_t t = u / nh, h = u % nh, kvh = h / group, pos = pos0 + t;
@@ -398,6 +403,11 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
         p += run;
       }
     };
+    // llama.cpp's softmax takes its cache cells (here: positions) in runs of 16 from 0:
+    // the scores start at first % 16 in the buffer, -inf (exp 0) around them.
+    const uint32_t lead = first % 16;
+    float* scores = score_buf + lead;
+    std::fill(score_buf, scores, -INFINITY);
     for_runs([&](uint32_t p, uint32_t run) {
       float* out = scores + (p - first);
       if (f32) {
@@ -407,21 +417,28 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
       }
     });
     const uint32_t n_keys = pos + 1 - first;
+    const uint32_t padded = (lead + n_keys + 15) / 16 * 16;
+    std::fill(scores + n_keys, score_buf + padded, -INFINITY);
     if (l.sinks) {
-      SoftmaxWithSink(scores, n_keys, l.sinks[h]);
+      SoftmaxWithSink(score_buf, padded, l.sinks[h]);
     } else {
-      Softmax(scores, n_keys);
+      Softmax(score_buf, padded);
     }
     float* out = act_attn_.mutable_f32(t) + h * hd;
-    std::fill(out, out + hd, 0.0f);
-    for_runs([&](uint32_t p, uint32_t run) {
-      const float* w = scores + (p - first);
-      if (f32) {
-        AxpyRows(w, cache.Value<float>(il, p) + kvh * hd, kvd, run, hd, out);
-      } else {
-        AxpyRowsF16(w, cache.Value<uint16_t>(il, p) + kvh * hd, kvd, run, hd, out);
-      }
-    });
+    if (f32) {
+      // As llama.cpp's f32 cache without flash attention: one ggml f32 dot per output.
+      uint64_t touched = 0;
+      for_runs([&](uint32_t p, uint32_t run) {
+        AxpyRowsToLanes(scores + (p - first), cache.Value<float>(il, p) + kvh * hd, kvd, run, hd, p,
+                        value_lanes.data(), &touched);
+      });
+      SumLanes64(value_lanes.data(), touched, hd, out);
+    } else {
+      std::fill(out, out + hd, 0.0f);
+      for_runs([&](uint32_t p, uint32_t run) {
+        AxpyRowsF16(scores + (p - first), cache.Value<uint16_t>(il, p) + kvh * hd, kvd, run, hd, out);
+      });
+    }
   }
   ctx.Sync();
   const ActFormat wo_format = ActFormatFor(l.wo.type);

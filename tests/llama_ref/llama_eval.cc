@@ -42,6 +42,8 @@ absl::StatusOr<LlamaGreedy> Run(const std::string& backend_dir, const std::strin
                                 const std::string& prompt, int n_tokens, int threads) {
   InitBackendsOnce(backend_dir);
   llama_model_params model_params = llama_model_default_params();
+  // No weight repacking (llama-cli --no-repack): matmuls run ggml's per-row vec_dot.
+  model_params.use_extra_bufts = false;
   std::unique_ptr<llama_model, decltype(&llama_model_free)> model(
       llama_model_load_from_file(model_path.c_str(), model_params), llama_model_free);
   if (!model) return absl::InvalidArgumentError(absl::StrCat("llama.cpp cannot load ", model_path));
@@ -60,6 +62,9 @@ absl::StatusOr<LlamaGreedy> Run(const std::string& backend_dir, const std::strin
   llama_context_params ctx_params = llama_context_default_params();
   ctx_params.n_ctx = static_cast<uint32_t>(n + n_tokens + 16);
   ctx_params.n_batch = static_cast<uint32_t>(n);
+  // One token per graph (llama-cli -ub 1): the prompt then takes the same kernels as the
+  // continuation (no tinyBLAS), as our batched passes equal our token-by-token ones.
+  ctx_params.n_ubatch = 1;
   ctx_params.n_threads = threads;
   ctx_params.n_threads_batch = threads;
   // An f32 cache without flash attention (whose CPU path rounds q and the value sums to

@@ -283,6 +283,9 @@ class Replayer {
         v.push_back(x->f[r * nc + i] * scale + m);
       }
       std::vector<float> v2 = v;
+      // The engine pads to whole runs of 16 cells with -inf (exp 0), as llama.cpp's n_kv is.
+      const size_t n_real = v.size();
+      v.resize((n_real + 15) / 16 * 16, -INFINITY);
       if (sinks) {
         SoftmaxWithSink(v.data(), v.size(), sinks[head % n.src[2].ne[0]]);
         SoftmaxWithSinkRef(v2.data(), v2.size(), sinks[head % n.src[2].ne[0]]);
@@ -290,7 +293,7 @@ class Replayer {
         Softmax(v.data(), v.size());
         SoftmaxRef(v2.data(), v2.size());
       }
-      for (size_t i = 0; i < v.size(); ++i) {
+      for (size_t i = 0; i < n_real; ++i) {
         s.Add(n.f[r * nc + i], v[i]);
         sref.Add(n.f[r * nc + i], v2[i]);
       }
@@ -403,6 +406,7 @@ int Main(int argc, char** argv) {
   ggml_backend_load_all_from_path("external/llama_ref/bins");
   llama_backend_init();
   llama_model_params mp = llama_model_default_params();
+  mp.use_extra_bufts = false;  // as greedy_vs_llama_test
   llama_model* model = llama_model_load_from_file(tiny->path.c_str(), mp);
   const llama_vocab* vocab = llama_model_get_vocab(model);
   std::vector<int> toks(prompt.size() + 8);
@@ -413,6 +417,7 @@ int Main(int argc, char** argv) {
   llama_context_params cp = llama_context_default_params();
   cp.n_ctx = n + 80;
   cp.n_batch = n;
+  cp.n_ubatch = 1;
   cp.n_threads = 2;
   cp.n_threads_batch = 2;
   cp.type_k = GGML_TYPE_F32;
@@ -421,7 +426,11 @@ int Main(int argc, char** argv) {
   cp.cb_eval = Callback;
   cp.cb_eval_user_data = &rec;
   llama_context* ctx = llama_init_from_model(model, cp);
-  llama_decode(ctx, llama_batch_get_one(toks.data(), n));
+  // One token per graph (n_ubatch = 1): phase 0 records the last prompt token's graph.
+  rec.phase = -1;
+  if (n > 1) llama_decode(ctx, llama_batch_get_one(toks.data(), n - 1));
+  rec.phase = 0;
+  llama_decode(ctx, llama_batch_get_one(toks.data() + n - 1, 1));
   const int n_vocab = llama_vocab_n_tokens(vocab);
   for (int step = 1; step <= decode_steps; ++step) {
     const float* lg = llama_get_logits_ith(ctx, -1);
