@@ -135,16 +135,17 @@ void SumLanesImpl(const float* lanes, uint64_t touched, size_t dim, float* out) 
   auto at = [&](auto dd, int lane, size_t i) {
     return (touched >> lane & 1) ? hn::LoadU(dd, lanes + lane * dim + i) : hn::Zero(dd);
   };
+  // The tree as nested calls (SVE vectors cannot live in arrays): level 1 adds lanes l,
+  // 16 + l, 32 + l, 48 + l; level 2 folds l + 8 onto l; level 3 l + 4 onto l.
   auto column = [&](auto dd, size_t i) {
-    using V = decltype(hn::Zero(dd));
-    V a[16];
-    for (int l = 0; l < 16; ++l) {
-      a[l] = hn::Add(hn::Add(at(dd, l, i), at(dd, 32 + l, i)),
+    auto level1 = [&](int l) {
+      return hn::Add(hn::Add(at(dd, l, i), at(dd, 32 + l, i)),
                      hn::Add(at(dd, 16 + l, i), at(dd, 48 + l, i)));
-    }
-    for (int l = 0; l < 8; ++l) a[l] = hn::Add(a[l + 8], a[l]);
-    for (int l = 0; l < 4; ++l) a[l] = hn::Add(a[l + 4], a[l]);
-    hn::StoreU(hn::Add(hn::Add(a[0], a[2]), hn::Add(a[1], a[3])), dd, out + i);
+    };
+    auto level2 = [&](int l) { return hn::Add(level1(l + 8), level1(l)); };
+    auto level3 = [&](int l) { return hn::Add(level2(l + 4), level2(l)); };
+    hn::StoreU(hn::Add(hn::Add(level3(0), level3(2)), hn::Add(level3(1), level3(3))), dd,
+               out + i);
   };
   size_t i = 0;
   for (; i + L <= dim; i += L) column(d, i);
