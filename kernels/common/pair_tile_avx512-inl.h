@@ -174,6 +174,12 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahe
     }
   };
   size_t b = 0;
+  // Two pairs per iteration: one pair per iteration read the cold MXFP4 gemv at 17 GB/s
+  // instead of 28 (same instructions otherwise; cause not found).
+  for (; b + 4 <= n_blocks; b += 4) {
+    step(b, std::true_type());
+    step(b + 2, std::true_type());
+  }
   for (; b + 2 <= n_blocks; b += 2) step(b, std::true_type());
   if constexpr (kOneChain) {
     if (b < n_blocks) step(b, std::false_type());
