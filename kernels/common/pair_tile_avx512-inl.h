@@ -109,14 +109,13 @@ inline __m256 HighHalf(__m512 v) {
 // where the even block of a pair fills lanes 0-3 and 8-11) takes one 16-lane fused
 // multiply-add per pair; kOneChain8 (kBlocks) two 8-lane ones in block order. The order of
 // float operations per (row, token) does not depend on R or T, so gemv and gemm agree bit
-// for bit. Block b of row r is w[r * row_step + b * kBlockStep]: (row_stride, 1)
-// row-major, (1, R) for rows interleaved per block. x holds pairs_stride packed pairs per
-// token. With prefetch_ahead != 0, each pair the tile prefetches each row's block
+// for bit. Block b of row r is w[r * row_stride + b]. x holds pairs_stride packed pairs
+// per token. With prefetch_ahead != 0, each pair the tile prefetches each row's block
 // prefetch_ahead blocks further on; row-major callers pass R * row_stride, the same
 // position in the next R rows (a row is too short a stream for the hardware prefetcher to
 // ramp up). Prefetches past the matrix end never fault.
-template <class Decoder, int R, int T, size_t kBlockStep = 1>
-void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahead,
+template <class Decoder, int R, int T>
+void Tile(const typename Decoder::Block* w, size_t row_stride, size_t prefetch_ahead,
           const PackedPair* x, size_t pairs_stride, size_t n_blocks, float* y, size_t y_stride) {
   using Block = typename Decoder::Block;
   constexpr bool kOneChain = Decoder::kAccumulation == Accumulation::kOneChain8;
@@ -125,7 +124,7 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahe
   const Decoder decoder;
   const Block* row[R];
   #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) row[r] = w + r * row_step;
+  for (int r = 0; r < R; ++r) row[r] = w + r * row_stride;
   using Acc = std::conditional_t<kOneChain, __m256, __m512>;
   Acc acc[R][T];
   #pragma GCC unroll 8
@@ -145,15 +144,15 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahe
       #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) {
         // A pair spans more than a line for Q8_0 (68 bytes): one prefetch per 64 bytes.
-        const char* ahead = reinterpret_cast<const char*>(row[r] + b * kBlockStep + prefetch_ahead);
+        const char* ahead = reinterpret_cast<const char*>(row[r] + b + prefetch_ahead);
         PrefetchSpan<2 * sizeof(Block)>(ahead);
       }
     }
     const PackedPair* xp = x + b / 2;
     #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const Block& w0 = row[r][b * kBlockStep];
-      const Block* w1 = two ? &w0 + kBlockStep : nullptr;
+      const Block& w0 = row[r][b];
+      const Block* w1 = two ? &w0 + 1 : nullptr;
       const __m512i wq = decoder.Weights(w0, w1);
       const __m512 s = decoder.Scale(w0, w1);
       #pragma GCC unroll 8
@@ -202,7 +201,7 @@ void Tile(const typename Decoder::Block* w, size_t row_step, size_t prefetch_ahe
         const __m512 sum = _mm512_add_ps(a, _mm512_shuffle_f32x4(a, a, _MM_SHUFFLE(2, 3, 0, 1)));
         float total = SumLanes8(_mm512_castps512_ps128(sum), _mm512_extractf32x4_ps(sum, 2));
         if (lone) {
-          const Block& w0 = row[r][b * kBlockStep];
+          const Block& w0 = row[r][b];
           const PackedPair& p = x[b / 2 + t * pairs_stride];
           const int32_t isum = _mm512_reduce_add_epi32(_mm512_dpbusd_epi32(
               _mm512_load_si512(p.neg_offset), decoder.Weights(w0, nullptr),

@@ -53,21 +53,4 @@ void GemmMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
   pair_tile::Gemm<Mxfp4Pairs>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
-void GemvMxfp4RepackedAvx512(const BlockMxfp4* packed, size_t rows, const BlockQ8_0* x,
-                             size_t n_blocks, float* y) {
-  constexpr int R = kMxfp4RepackRows;
-  const size_t group_blocks = R * n_blocks;
-  const pair_tile::PackedPair* xp =
-      pair_tile::Pack<Mxfp4Pairs::kOrder>(x, 0, 1, n_blocks, (n_blocks + 1) / 2);
-  size_t r = 0;
-  for (; r + R <= rows; r += R, packed += group_blocks) {
-    pair_tile::Tile<Mxfp4Pairs, R, 1, R>(packed, 1, 0, xp, 0, n_blocks, y + r, 0);
-  }
-  if (r < rows) {
-    float tail[R];
-    pair_tile::Tile<Mxfp4Pairs, R, 1, R>(packed, 1, 0, xp, 0, n_blocks, tail, 0);
-    for (size_t i = 0; r + i < rows; ++i) y[r + i] = tail[i];
-  }
-}
-
 }  // namespace cpubrrr

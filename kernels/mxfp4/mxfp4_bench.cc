@@ -31,7 +31,7 @@ constexpr Shape kShapes[] = {{"gate_up_5760x2880", 5760, 2880}, {"down_2880x2880
 // Runs one variant on one shape: gemv (n_tokens 1) or gemm, over hot rows (a slice that
 // fits in L2) or cold copies (cycled, > 256 MiB in total).
 void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_tokens,
-         bool cold, bool repacked) {
+         bool cold) {
   const size_t n_blocks = shape.cols / kMxfp4BlockSize;
   const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockMxfp4));
   auto fix = [](BlockMxfp4& b) { b.e = static_cast<uint8_t>(118 + (b.e & 15)); };
@@ -48,10 +48,7 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
   size_t i = 0;
   for (auto _ : state) {
     const BlockMxfp4* w = set.Matrix(i++);
-    if (repacked) {
-      // Random bytes are as good a repacked matrix as any (rows are a multiple of 4).
-      GemvMxfp4RepackedAvx512(w, rows, x.data(), n_blocks, y.data());
-    } else if (n_tokens == 1) {
+    if (n_tokens == 1) {
       k.gemv(w, n_blocks, rows, x.data(), n_blocks, y.data());
     } else {
       k.gemm(w, n_blocks, rows, x.data(), n_blocks, n_tokens, n_blocks, y.data(), rows);
@@ -83,18 +80,8 @@ void RegisterAll() {
           const std::string name = std::string("mxfp4/") + k.name + "/" + s.name +
                                    (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
           benchmark::RegisterBenchmark(name.c_str(), [&k, s, n_tokens, cold](benchmark::State& st) {
-            Run(st, k, s, n_tokens, cold, false);
+            Run(st, k, s, n_tokens, cold);
           })->Unit(benchmark::kMicrosecond);
-#if defined(__x86_64__)
-          // The repacked (rows interleaved per block) gemv next to its row-major twin.
-          if (n_tokens == 1 && std::string(k.name) == "avx512_vnni") {
-            const std::string packed_name = std::string("mxfp4/avx512_vnni_repacked4/") + s.name +
-                                            "/gemv" + (cold ? "/cold" : "/hot");
-            benchmark::RegisterBenchmark(packed_name.c_str(), [&k, s, cold](benchmark::State& st) {
-              Run(st, k, s, 1, cold, true);
-            })->Unit(benchmark::kMicrosecond);
-          }
-#endif
         }
       }
     }

@@ -67,26 +67,6 @@ void GemmMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const Blo
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
 
-// Rows interleaved per block for one sequential weight stream: group g (rows 4g..4g+3)
-// stores block b of its rows at out[(g * n_blocks + b) * 4 + i]; a last partial group is
-// padded with all-zero blocks. Writes Mxfp4RepackedBlocks(rows, n_blocks) blocks.
-inline constexpr size_t kMxfp4RepackRows = 4;
-
-inline constexpr size_t Mxfp4RepackedBlocks(size_t rows, size_t n_blocks) {
-  return (rows + kMxfp4RepackRows - 1) / kMxfp4RepackRows * kMxfp4RepackRows * n_blocks;
-}
-
-// Copies rows x n_blocks blocks of the row-major w (rows row_stride apart) into the
-// interleaved layout above.
-void RepackMxfp4Rows(const BlockMxfp4* w, size_t row_stride, size_t rows, size_t n_blocks,
-                     BlockMxfp4* out);
-
-// Writes y[r] = dot(row r, x) for r < rows from weights repacked by RepackMxfp4Rows (same
-// rows and n_blocks); results equal GemvMxfp4Avx512 on the original rows bit for bit.
-// Needs AVX-512 VNNI; x86-64 only.
-void GemvMxfp4RepackedAvx512(const BlockMxfp4* packed, size_t rows, const BlockQ8_0* x,
-                             size_t n_blocks, float* y);
-
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_KERNELS_MXFP4_MXFP4_KERNELS_H_

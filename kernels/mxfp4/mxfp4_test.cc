@@ -211,47 +211,6 @@ TEST_P(Mxfp4Test, BitExactOverEveryExponent) {
 INSTANTIATE_TEST_SUITE_P(Variants, Mxfp4Test, ::testing::ValuesIn(AllMxfp4Variants()),
                          [](const auto& info) { return std::string(info.param.name); });
 
-// The repacked gemv (rows interleaved per block) against the oracle on the original
-// rows: bit-exact on exact inputs, within the bound on realistic ones, for row counts
-// around the 4-row groups and padded row strides.
-TEST(Mxfp4Repacked, MatchesOracle) {
-#if defined(__x86_64__)
-  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) {
-    GTEST_SKIP() << "needs avx512 avx512vnni; this CPU has " << CpuFeatureNames(DetectCpuFeatures());
-  }
-  std::mt19937 rng(kKernelSeed + 5);
-  for (bool exact : {true, false}) {
-    for (size_t rows : {1, 3, 4, 5, 8, 9, 13}) {
-      for (size_t n_blocks : {1, 2, 9, 17, 90}) {
-        const size_t row_stride = n_blocks + rows % 2;
-        const auto w = exact ? RandomWeights(rows, row_stride, 127, 128, rng)
-                             : RandomWeights(rows, row_stride, 100, 140, rng);
-        const auto x = testing::RandomQ8_0Blocks(n_blocks, exact ? 0x3C00 : 0x2E66, rng);
-        std::vector<BlockMxfp4> packed(Mxfp4RepackedBlocks(rows, n_blocks));
-        RepackMxfp4Rows(w.data(), row_stride, rows, n_blocks, packed.data());
-        std::vector<float> want(rows), got(rows + 1, -1234.5f);
-        GemvMxfp4Ref(w.data(), row_stride, rows, x.data(), n_blocks, want.data());
-        GemvMxfp4RepackedAvx512(packed.data(), rows, x.data(), n_blocks, got.data());
-        ASSERT_EQ(got[rows], -1234.5f) << "wrote past rows";
-        for (size_t r = 0; r < rows; ++r) {
-          double unit = 0;
-          const double a = AbsSum(w.data() + r * row_stride, x.data(), n_blocks, &unit);
-          const Case c{rows, row_stride, n_blocks, 1};
-          if (exact && a < std::ldexp(unit, 24)) {
-            ASSERT_EQ(got[r], want[r]) << "row " << r << "; " << Describe(c);
-          } else {
-            ASSERT_LE(std::fabs(double{got[r]} - want[r]), testing::DotErrorBound(a, n_blocks))
-                << "row " << r << "; " << Describe(c);
-          }
-        }
-      }
-    }
-  }
-#else
-  GTEST_SKIP() << "the repacked gemv exists for AVX-512 VNNI (x86-64) only";
-#endif
-}
-
 // Under qemu (CPUBRRR_EXPECT_SME) the SME variant is built, registered and the best.
 TEST(Mxfp4Registry, SmeIsBestWhenExpected) {
   if (std::getenv("CPUBRRR_EXPECT_SME") == nullptr) GTEST_SKIP() << "CPUBRRR_EXPECT_SME unset";
