@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
@@ -41,6 +43,42 @@ void PageIn(absl::Span<const uint8_t> mapped, const std::function<void(double)>&
   }
 }
 
+uint64_t CgroupMemoryLimitBytes(const std::string& proc_self_cgroup,
+                                const std::string& sys_cgroup) {
+  uint64_t limit = UINT64_MAX;
+  // Takes the number in `file` ("max" or unreadable: no limit); true if the file exists.
+  auto read = [&limit](const std::string& file) {
+    std::FILE* f = std::fopen(file.c_str(), "r");
+    if (f == nullptr) return false;
+    unsigned long long v = 0;
+    if (std::fscanf(f, "%llu", &v) == 1) limit = std::min<uint64_t>(limit, v);
+    std::fclose(f);
+    return true;
+  };
+  std::FILE* f = std::fopen(proc_self_cgroup.c_str(), "r");
+  if (f == nullptr) return limit;
+  char line[4096];
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    // hierarchy-id:controllers:path
+    char* first = std::strchr(line, ':');
+    char* second = first ? std::strchr(first + 1, ':') : nullptr;
+    if (second == nullptr) continue;
+    const std::string controllers(first + 1, second);
+    std::string path(second + 1);
+    while (!path.empty() && (path.back() == '\n' || path.back() == '/')) path.pop_back();
+    if (controllers.empty()) {  // cgroup v2
+      for (const std::string root : {sys_cgroup, sys_cgroup + "/unified"}) {
+        if (!read(root + path + "/memory.max")) read(root + "/memory.max");
+      }
+    } else if (("," + controllers + ",").find(",memory,") != std::string::npos) {
+      const std::string root = sys_cgroup + "/memory";
+      if (!read(root + path + "/memory.limit_in_bytes")) read(root + "/memory.limit_in_bytes");
+    }
+  }
+  std::fclose(f);
+  return limit;
+}
+
 uint64_t AvailableMemoryBytes() {
   std::FILE* f = std::fopen("/proc/meminfo", "r");
   if (f == nullptr) return 0;
@@ -50,7 +88,7 @@ uint64_t AvailableMemoryBytes() {
     if (std::sscanf(line, "MemAvailable: %lu kB", &kib) == 1) break;
   }
   std::fclose(f);
-  return kib * 1024;
+  return std::min(kib * 1024, CgroupMemoryLimitBytes("/proc/self/cgroup", "/sys/fs/cgroup"));
 }
 
 }  // namespace cpubrrr

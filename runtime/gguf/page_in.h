@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "absl/types/span.h"
 
@@ -15,8 +16,18 @@ namespace cpubrrr {
 // MADV_POPULATE_READ where the kernel has it, else reads one byte per page.
 void PageIn(absl::Span<const uint8_t> mapped, const std::function<void(double)>& progress);
 
-// Returns MemAvailable from /proc/meminfo in bytes, or 0 when it cannot be read.
+// Returns the memory this process may still fill: MemAvailable from /proc/meminfo, capped
+// by the memory limit of its cgroup (a container's limit does not show in /proc/meminfo);
+// 0 when /proc/meminfo cannot be read.
 uint64_t AvailableMemoryBytes();
+
+// Returns the smallest memory limit of the cgroups listed in `proc_self_cgroup` (the
+// format of /proc/self/cgroup), read under `sys_cgroup` (where /sys/fs/cgroup is): cgroup
+// v1 `memory/<path>/memory.limit_in_bytes`, v2 `<path>/memory.max` or
+// `unified/<path>/memory.max`, each also tried at the hierarchy's root (a container sees
+// its own cgroup there). UINT64_MAX when no limit is set or none can be read.
+uint64_t CgroupMemoryLimitBytes(const std::string& proc_self_cgroup,
+                                const std::string& sys_cgroup);
 
 }  // namespace cpubrrr
 
