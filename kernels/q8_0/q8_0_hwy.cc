@@ -1,6 +1,5 @@
 // Portable Highway Q8_0 activation quantizer and Q8_0 x Q8_0 gemv/gemm (128-bit vectors,
 // int16 widening dots), compiled for every Highway target and dispatched at run time.
-#include <cmath>
 
 #include "kernels/q8_0/q8_0_kernels.h"
 #include "quant/fp16.h"
@@ -33,18 +32,9 @@ void RowTile(const BlockQ8_0* row, const BlockQ8_0* x, size_t x_stride, size_t n
   }
 }
 
-// The activation rule of q8_0_kernels.h in scalar steps.
+// The activation rule of q8_0_kernels.h in scalar steps: the oracle's.
 void QuantizeImpl(const float* x, BlockQ8_0* y, size_t n_blocks) {
-  for (size_t b = 0; b < n_blocks; ++b) {
-    const float* xb = x + b * kQ8_0BlockSize;
-    float amax = 0.0f;
-    for (int i = 0; i < kQ8_0BlockSize; ++i) amax = std::fmax(amax, std::fabs(xb[i]));
-    y[b].d = Fp32ToFp16(amax / 127.0f);
-    const float scale = amax != 0.0f ? 127.0f / amax : 0.0f;
-    for (int i = 0; i < kQ8_0BlockSize; ++i) {
-      y[b].qs[i] = static_cast<int8_t>(std::nearbyint(xb[i] * scale));
-    }
-  }
+  QuantizeQ8_0Ref(x, y, n_blocks);
 }
 #else
 // Computes y[t * y_stride] = dot(row, x + t * x_stride) for t < T: each weight block is
