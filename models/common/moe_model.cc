@@ -22,6 +22,7 @@
 #include "models/common/linear.h"
 #include "runtime/gguf/page_in.h"
 #include "runtime/gguf/str_cat.h"
+#include "runtime/threading/physical_cores.h"
 #include "runtime/threading/worker_pool.h"
 
 namespace cpubrrr {
@@ -526,8 +527,7 @@ absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig co
   if (options.page_in && !mapped.empty() && mapped.size() + (uint64_t{1} << 30) < AvailableMemoryBytes()) {
     PageIn(mapped, options.progress);
   }
-  const int threads = options.n_threads > 0 ? options.n_threads
-                                            : std::max(1u, std::thread::hardware_concurrency());
+  const int threads = options.n_threads > 0 ? options.n_threads : PhysicalCoreCount();
   return std::unique_ptr<Model>(
       new MoeModel(std::move(file), std::move(config), std::move(weights), options, threads));
 }

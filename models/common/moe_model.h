@@ -15,7 +15,7 @@
 namespace cpubrrr {
 
 struct ModelOptions {
-  int n_threads = 0;  // 0: one per hardware thread
+  int n_threads = 0;  // 0: one per physical core (PhysicalCoreCount)
   KvCacheType kv_type = KvCacheType::kF16;  // llama.cpp's default cache type
   // Read the weights into memory at load (as 2 MiB folios, see runtime/gguf/page_in.h)
   // when the file fits in available memory; otherwise pages fault in on first use.

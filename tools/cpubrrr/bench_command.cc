@@ -18,6 +18,7 @@
 #include "tools/cpubrrr/bench_runs.h"
 #include "tools/cpubrrr/cli_engine.h"
 #include "tools/cpubrrr/load_progress.h"
+#include "runtime/threading/physical_cores.h"
 #include "tools/cpubrrr/machine_info.h"
 #include "tools/cpubrrr/run_in_child.h"
 

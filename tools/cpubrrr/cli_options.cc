@@ -94,7 +94,7 @@ const std::vector<Flag>& Flags() {
   static const std::vector<Flag> flags = {
       {{"-m", "--model"}, kModel | kBench, "MODEL", "GGUF file or Ollama name (gpt-oss:20b); default: a tiny random model",
        [](const std::string& v, CliOptions& o) { o.model = v; return absl::OkStatus(); }},
-      {{"-t", "--threads"}, kModel, "N", "threads (default: the model's choice)",
+      {{"-t", "--threads"}, kModel, "N", "threads (default: the physical cores)",
        Int<int>("--threads", [](CliOptions& o) -> int& { return o.threads; }, 0)},
       {{"-c", "--ctx-size"}, kGenerate | Bit(Command::kLogits), "N", "context length (default 4096; 0: the model's)",
        Int<uint32_t>("--ctx-size", [](CliOptions& o) -> uint32_t& { return o.context_length; }, 0)},
