@@ -72,10 +72,11 @@ void GgmlOrderGemm(const BlockQ4K* w, size_t row_stride, size_t rows, const Bloc
 // The A of DotErrorBound for one row and token: sum over blocks of |x.d| (|d| sum_j sc_j
 // sum_i q_i |x_i| + |dmin| sum_j m_j sum_i |x_i|). It bounds |isum| and |msum| per block
 // and every lane and min lane of ggml's order, so every partial sum of both computations.
-// On any path to a result lie at most n_blocks + 6 roundings (the oracle: the two int ->
-// float conversions, two products, the difference, the product with x.d, n_blocks
-// additions; ggml's order: the scale product, n_blocks fused multiply-adds, 3 + 1
-// additions of the trees), within DotErrorBound's n_blocks + 27.
+// On any path to a result lie at most n_blocks + 5 roundings (the oracle: an int ->
+// float conversion, a product, the difference, the product with x.d, n_blocks additions;
+// ggml's order: the scale product, n_blocks fused multiply-adds, 3 + 1 additions of the
+// trees; its lanes stay below 2^24, so their conversions are exact), within
+// DotErrorBound's n_blocks + 27.
 double AbsSum(const BlockQ4K* w, const BlockQ8K* x, size_t n_blocks) {
   double a = 0;
   for (size_t b = 0; b < n_blocks; ++b) {

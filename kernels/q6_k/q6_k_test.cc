@@ -74,7 +74,7 @@ void GgmlOrderGemm(const BlockQ6K* w, size_t row_stride, size_t rows, const Bloc
 // The A of DotErrorBound for one row and token: sum over blocks of |x.d d| sum_i
 // |scale_i| (q_i + 32) |x_i|. It bounds the oracle's |isum| and every lane of ggml's order,
 // whose quant and bias parts (q_i and 32) cover different elements and cancel only in
-// the float sum. On any path to a result lie at most n_blocks + 4 roundings (the oracle:
+// the float sum. On any path to a result lie at most n_blocks + 5 roundings (the oracle:
 // conversion, two products, n_blocks additions; ggml's order: the scale product, the
 // conversion of a lane above 2^24, n_blocks fused multiply-adds, 3 additions), within
 // DotErrorBound's n_blocks + 27.
