@@ -2,12 +2,14 @@
 #ifndef CPUBRRR_KERNELS_KQUANT_KQUANT_TEST_UTIL_H_
 #define CPUBRRR_KERNELS_KQUANT_KQUANT_TEST_UTIL_H_
 
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "kernels/common/dot_test_util.h"
 #include "quant/q8_k.h"
 #include "quant/test_util.h"
 
@@ -55,6 +57,47 @@ std::string GemmDiff(GemmFn ours, GemmFn ref, const std::vector<Block>& w, size_
   ours(w.data(), row_stride, rows, x.data(), x_stride, n_tokens, n_blocks, a.data(), y_stride);
   ref(w.data(), row_stride, rows, x.data(), x_stride, n_tokens, n_blocks, b.data(), y_stride);
   return FloatBitsDiff(a.data(), b.data(), a.size());
+}
+
+// Checks a variant whose float steps follow another order than the oracle's (ggml's x86
+// order, kernels/kquant/ggml_x86_order.h) on one problem: runs its gemm on all tokens and
+// its gemv on each token alone, the oracle's gemm and `model`'s gemm (a scalar model of
+// the variant's order). Returns "" when both outputs equal the model's bit for bit (so
+// gemm == gemv: batched prefill equals token-by-token decoding), lie within
+// DotErrorBound(abs_sum(row, token), n_blocks) of the oracle's, and the gaps in y stay
+// untouched; else a message naming the first failure.
+template <typename GemvFn, typename GemmFn, typename Block, typename AbsSumFn>
+std::string OrderedDiff(GemvFn gemv, GemmFn gemm, GemmFn oracle, GemmFn model,
+                        const std::vector<Block>& w, size_t row_stride, size_t rows,
+                        const std::vector<BlockQ8K>& x, size_t x_stride, size_t n_tokens,
+                        size_t n_blocks, size_t y_stride, AbsSumFn abs_sum) {
+  const size_t n = n_tokens * y_stride;
+  std::vector<float> got(n, Sentinel()), got_gemv(n, Sentinel()), want(n, Sentinel()),
+      exact(n, Sentinel());
+  gemm(w.data(), row_stride, rows, x.data(), x_stride, n_tokens, n_blocks, got.data(), y_stride);
+  for (size_t t = 0; t < n_tokens; ++t) {
+    gemv(w.data(), row_stride, rows, x.data() + t * x_stride, n_blocks,
+         got_gemv.data() + t * y_stride);
+  }
+  oracle(w.data(), row_stride, rows, x.data(), x_stride, n_tokens, n_blocks, want.data(), y_stride);
+  model(w.data(), row_stride, rows, x.data(), x_stride, n_tokens, n_blocks, exact.data(), y_stride);
+  std::string diff = FloatBitsDiff(got.data(), exact.data(), n);
+  if (!diff.empty()) return "gemm vs model: " + diff;
+  diff = FloatBitsDiff(got_gemv.data(), exact.data(), n);
+  if (!diff.empty()) return "gemv vs model: " + diff;
+  for (size_t t = 0; t < n_tokens; ++t) {
+    for (size_t r = 0; r < rows; ++r) {
+      const size_t i = t * y_stride + r;
+      const double a = abs_sum(w.data() + r * row_stride, x.data() + t * x_stride, n_blocks);
+      const double bound = DotErrorBound(a, n_blocks);
+      if (!(std::fabs(double{got[i]} - want[i]) <= bound)) {
+        return "token " + std::to_string(t) + " row " + std::to_string(r) + ": " +
+               std::to_string(got[i]) + " vs oracle " + std::to_string(want[i]) + ", bound " +
+               std::to_string(bound);
+      }
+    }
+  }
+  return "";
 }
 
 }  // namespace cpubrrr::testing

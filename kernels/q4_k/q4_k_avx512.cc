@@ -1,4 +1,4 @@
-// AVX-512 VNNI Q4_K x Q8_K gemv and gemm (vpdpbusd on unsigned nibbles), bit-exact with the oracle.
+// AVX-512 VNNI Q4_K x Q8_K gemv and gemm (vpdpbusd on unsigned nibbles), ggml's float order.
 #include "kernels/q4_k/q4_k_avx512.h"
 
 #include <immintrin.h>
@@ -8,7 +8,7 @@
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
-#include "kernels/kquant/gemv_tiles.h"
+#include "kernels/kquant/ggml_x86_order.h"
 #include "kernels/kquant/q4_k_scales.h"
 
 namespace cpubrrr {
@@ -121,44 +121,45 @@ inline __m512 Scales(__m512i h0, __m512i h1) {
   return _mm512_cvtph_ps(_mm512_castsi512_si256(_mm512_permutex2var_epi16(h0, words, h1)));
 }
 
-// Returns int32 lanes {isum of rows 0..7} given, per row, the SumsOf4PerLane of its four
-// vpdpbusd vectors against GemvX (row_sums[r]) and the rows' scale bytes sc8 (qword r =
-// row r).
-inline __m256i ScaledSums(const __m512i row_sums[8], __m512i sc8) {
-  // Per row: 128-bit lanes 0 + 1 hold sub-blocks {0, 1, 4, 5}, lanes 2 + 3 sub-blocks
-  // {2, 3, 6, 7}; rows pair up two per vector, eight sums each.
-  __m512i pair_sums[4];
-#pragma GCC unroll 4
-  for (int c = 0; c < 4; ++c) {
-    pair_sums[c] = avx512::AddLanePairs(row_sums[2 * c], row_sums[2 * c + 1]);
-  }
-  // The scales in the same order, sub-blocks {0, 1, 4, 5, 2, 3, 6, 7} per row.
-  const __m512i order = _mm512_set4_epi32(0x0F0E0B0A, 0x0D0C0908, 0x07060302, 0x05040100);
-  const __m512i sc = _mm512_shuffle_epi8(sc8, order);
-  __m512i products[4];
-#pragma GCC unroll 4
-  for (int c = 0; c < 4; ++c) {
-    products[c] = _mm512_mullo_epi32(pair_sums[c],
-                                     _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(sc, c)));
-  }
-  // Lane {0, 1} of product c is row 2c, lanes {2, 3} row 2c + 1: {r0, r2, r4, r6, r1, r3, r5, r7}.
-  const __m512i q = avx512::SumsOf4PerLane(products[0], products[1], products[2], products[3]);
-  const __m256i mixed = _mm512_castsi512_si256(avx512::AddLanePairs(q, q));
-  return _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-}
-
-// Returns int32 lanes {msum of rows 0..7} from the rows' min bytes m8 (qword r = row r) and
-// x's eight 32-element sums.
-inline __m256i MinSums(__m512i m8, const BlockQ8K& x) {
+// Returns, for rows 0..3 (*a) and 4..7 (*b), each row's four min lanes of ggml's order in
+// its 128-bit lane: m_2k * P_2k + m_2k+1 * P_2k+1 with P_j = bsum_2j + bsum_2j+1 of x, from
+// the rows' min bytes m8 (qword r = row r).
+inline void MinLanes(__m512i m8, const BlockQ8K& x, __m512i* a, __m512i* b) {
   const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x.bsums));
   const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x.bsums + 8));
   const __m512i pairs = _mm512_broadcast_i32x4(_mm_hadd_epi16(lo, hi));
-  // 128-bit lane L of a holds row L's four partial sums, of b row L + 4's.
-  const __m512i a = _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(m8)), pairs);
-  const __m512i b = _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(m8, 1)), pairs);
-  const __m512i sums = avx512::SumsOf4PerLane(a, b, a, b);  // lane L: {row L, row L + 4, ..}
-  return _mm512_castsi512_si256(_mm512_permutexvar_epi32(
-      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0), sums));
+  *a = _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(m8)), pairs);
+  *b = _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(m8, 1)), pairs);
+}
+
+// vpshufb controls that turn a row's eight scale bytes (in every 128-bit lane) into the
+// int32 scales for its four vpdpbusd vectors against GemvX: vector 2h + n (n = 0: low
+// nibbles, 1: high) covers sub-block 4h + n in lanes 0..7 and 4h + 2 + n in lanes 8..15.
+// Control bytes 0x80 give zero, so each int32 is the scale byte zero-extended.
+alignas(64) constexpr uint32_t kScaleSelect[4][16] = {
+#define CPUBRRR_SEL(lo, hi)                                                             \
+  {0x80808000u | lo, 0x80808000u | lo, 0x80808000u | lo, 0x80808000u | lo,              \
+   0x80808000u | lo, 0x80808000u | lo, 0x80808000u | lo, 0x80808000u | lo,              \
+   0x80808000u | hi, 0x80808000u | hi, 0x80808000u | hi, 0x80808000u | hi,              \
+   0x80808000u | hi, 0x80808000u | hi, 0x80808000u | hi, 0x80808000u | hi}
+    CPUBRRR_SEL(0, 2), CPUBRRR_SEL(1, 3), CPUBRRR_SEL(4, 6), CPUBRRR_SEL(5, 7),
+#undef CPUBRRR_SEL
+};
+
+// Stores the float lanes of a tile's accumulators and writes y[r] = Sum8(acc of row r) +
+// Sum4(min lanes of row r) for r < n: acc[p] holds rows 2p, 2p + 1 (8 lanes each), accm[g]
+// rows 4g .. 4g + 3 (4 lanes each), the layouts the gemv and the gemm share per token.
+template <int kPairs, int kQuads>
+inline void FinishTile(const __m512 (&acc)[kPairs], const __m512 (&accm)[kQuads], int n,
+                       float* y, size_t y_stride) {
+  alignas(64) float lanes[kPairs][16];
+  alignas(64) float mins[kQuads][16];
+  for (int p = 0; p < kPairs; ++p) _mm512_store_ps(lanes[p], acc[p]);
+  for (int g = 0; g < kQuads; ++g) _mm512_store_ps(mins[g], accm[g]);
+  for (int i = 0; i < n; ++i) {
+    y[i * y_stride] = ggml_x86::Sum8(&lanes[i / 2][8 * (i % 2)]) +
+                      ggml_x86::Sum4(&mins[i / 4][4 * (i % 4)]);
+  }
 }
 
 // Prefetches the part of the next 8-row tile (at `next`) that matches block b of this
@@ -179,125 +180,196 @@ inline void PrefetchTilePart(const BlockQ4K* next, size_t row_stride, size_t n_b
 }
 
 // Computes y[r] for R <= 8 consecutive rows against packed activations xp (x keeps the
-// scales and sums): per block, the rows' integer sums come out together, 8 to a vector,
-// and the float step runs on R lanes in the oracle's order. When `next` is not null it
-// points at the following 8 rows, which are prefetched.
+// scales and sums) in ggml's order (kernels/kquant/ggml_x86_order.h): per row and block the
+// four vpdpbusd vectors are scaled into 16 int32 lanes whose halves add to ggml's eight
+// (AddHalves, two rows to a vector), then one FMA per row pair and one per four rows' mins.
+// When `next` is not null it points at the following 8 rows, which are prefetched.
 template <int R>
 void GemvRows(const BlockQ4K* w, size_t row_stride, const GemvX* xp, const BlockQ8K* x,
               size_t n_blocks, float* y, const BlockQ4K* next) {
   const __m512i low4 = _mm512_set1_epi8(0x0F);
-  __m256 acc = _mm256_setzero_ps();
+  __m512 acc[4], accm[2];
+  for (__m512& a : acc) a = _mm512_setzero_ps();
+  for (__m512& a : accm) a = _mm512_setzero_ps();
   for (size_t b = 0; b < n_blocks; ++b) {
     if (next != nullptr) PrefetchTilePart(next, row_stride, n_blocks, b);
-    __m512i row_sums[8];
+    const __m512i h0 = LoadHeaders<R>(w, row_stride, b, 0);
+    const __m512i h1 = LoadHeaders<R>(w, row_stride, b, 1);
+    const __m512i u0 = UnpackScalesMins(h0), u1 = UnpackScalesMins(h1);
+    alignas(64) uint64_t sc8[8];
+    const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+    _mm512_store_si512(sc8, _mm512_permutex2var_epi64(u0, even, u1));
+    const __m512i m8 =
+        _mm512_permutex2var_epi64(u0, _mm512_add_epi64(even, _mm512_set1_epi64(1)), u1);
+    __m512i lanes[8];
 #pragma GCC unroll 8
     for (int r = 0; r < 8; ++r) {
       if (r < R) {
-        __m512i dots[4];
+        const __m512i sc = _mm512_set1_epi64(static_cast<int64_t>(sc8[r]));
+        __m512i sum = _mm512_setzero_si512();
 #pragma GCC unroll 2
         for (int h = 0; h < 2; ++h) {
           const __m512i q = _mm512_loadu_si512(w[r * row_stride + b].qs + 64 * h);
           const __m512i lo = _mm512_and_si512(q, low4);
           const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), low4);
-          dots[2 * h] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), lo,
-                                            _mm512_load_si512(xp[b].q[2 * h]));
-          dots[2 * h + 1] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), hi,
-                                                _mm512_load_si512(xp[b].q[2 * h + 1]));
+          const __m512i dot_lo = _mm512_dpbusd_epi32(_mm512_setzero_si512(), lo,
+                                                     _mm512_load_si512(xp[b].q[2 * h]));
+          sum = _mm512_dpwssd_epi32(
+              sum, dot_lo, _mm512_shuffle_epi8(sc, _mm512_load_si512(kScaleSelect[2 * h])));
+          const __m512i dot_hi = _mm512_dpbusd_epi32(_mm512_setzero_si512(), hi,
+                                                     _mm512_load_si512(xp[b].q[2 * h + 1]));
+          sum = _mm512_dpwssd_epi32(
+              sum, dot_hi, _mm512_shuffle_epi8(sc, _mm512_load_si512(kScaleSelect[2 * h + 1])));
         }
-        row_sums[r] = avx512::SumsOf4PerLane(dots[0], dots[1], dots[2], dots[3]);
+        lanes[r] = sum;
       } else {
-        row_sums[r] = _mm512_setzero_si512();
+        lanes[r] = _mm512_setzero_si512();
       }
     }
-    const __m512i h0 = LoadHeaders<R>(w, row_stride, b, 0);
-    const __m512i h1 = LoadHeaders<R>(w, row_stride, b, 1);
-    const __m512i u0 = UnpackScalesMins(h0), u1 = UnpackScalesMins(h1);
-    const __m512i sc8 = _mm512_permutex2var_epi64(u0, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), u1);
-    const __m512i m8 = _mm512_permutex2var_epi64(u0, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), u1);
-    const __m256 isum = _mm256_cvtepi32_ps(ScaledSums(row_sums, sc8));
-    const __m256 msum = _mm256_cvtepi32_ps(MinSums(m8, x[b]));
-    const __m512 dd = Scales(h0, h1);
-    const __m256 d = _mm512_castps512_ps256(dd);
-    const __m256 dmin = _mm256_castsi256_ps(_mm512_extracti64x4_epi64(_mm512_castps_si512(dd), 1));
-    const __m256 block = _mm256_sub_ps(_mm256_mul_ps(d, isum), _mm256_mul_ps(dmin, msum));
-    acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(x[b].d), block));
+    // d = x.d * d_row in the low 256 bits, -x.d * dmin_row above (ggml's products).
+    const __m512 xd = _mm512_castsi512_ps(_mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_castps_si256(_mm256_set1_ps(x[b].d))),
+        _mm256_castps_si256(_mm256_set1_ps(-x[b].d)), 1));
+    const __m512 dd = _mm512_mul_ps(xd, Scales(h0, h1));
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; ++p) {
+      if (2 * p < R) {
+        const __m512 d = _mm512_permutexvar_ps(
+            _mm512_set_epi32(2 * p + 1, 2 * p + 1, 2 * p + 1, 2 * p + 1, 2 * p + 1, 2 * p + 1,
+                             2 * p + 1, 2 * p + 1, 2 * p, 2 * p, 2 * p, 2 * p, 2 * p, 2 * p,
+                             2 * p, 2 * p),
+            dd);
+        const __m512i l = avx512::AddHalves(lanes[2 * p], lanes[2 * p + 1]);
+        acc[p] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(l), acc[p]);
+      }
+    }
+    __m512i mins[2];
+    MinLanes(m8, x[b], &mins[0], &mins[1]);
+#pragma GCC unroll 2
+    for (int g = 0; g < 2; ++g) {
+      if (4 * g < R) {
+        const int o = 8 + 4 * g;
+        const __m512 dmin = _mm512_permutexvar_ps(
+            _mm512_set_epi32(o + 3, o + 3, o + 3, o + 3, o + 2, o + 2, o + 2, o + 2, o + 1,
+                             o + 1, o + 1, o + 1, o, o, o, o),
+            dd);
+        accm[g] = _mm512_fmadd_ps(dmin, _mm512_cvtepi32_ps(mins[g]), accm[g]);
+      }
+    }
   }
-  _mm256_mask_storeu_ps(y, static_cast<__mmask8>((1u << R) - 1), acc);
+  FinishTile(acc, accm, R, y, 1);
 }
 
-// Activation-side data of up to 16 tokens for one block, shared by every row: pairs[k]
-// holds in int32 lane t the 32-element sums of token t for sub-blocks 2k (low 16 bits)
-// and 2k+1 (high 16 bits); d holds the tokens' scales.
+// Activation-side data of up to 16 tokens for one block, shared by every row, in the
+// layouts of FinishTile: pairs[g] holds in 128-bit lane L the eight 32-element sums P_j of
+// token 4g + L (int16), d2[p] x.d of tokens 2p and 2p + 1 (8 lanes each), d4[g] x.d of
+// tokens 4g .. 4g + 3 (4 lanes each).
 struct TokenBlock {
   __m512i pairs[4];
-  __m512 d;
+  __m512 d2[8];
+  __m512 d4[4];
 };
 
-// Gathers TokenBlocks for blocks [b0, b0 + n) of T tokens.
+// Returns this thread's buffer with the TokenBlocks of blocks [0, n_blocks) of T tokens.
 template <int T>
-void PrepareTokens(const BlockQ8K* x, size_t x_stride, size_t b0, size_t n, TokenBlock* out) {
-  for (size_t i = 0; i < n; ++i) {
-    alignas(64) int16_t p[4][16][2] = {};
+const TokenBlock* PrepareTokens(const BlockQ8K* x, size_t x_stride, size_t n_blocks) {
+  thread_local std::vector<TokenBlock> buffer;
+  if (buffer.size() < n_blocks) buffer.resize(n_blocks);
+  for (size_t b = 0; b < n_blocks; ++b) {
+    alignas(64) int16_t p[16][8] = {};
     alignas(64) float d[16] = {};
     for (int t = 0; t < T; ++t) {
-      const BlockQ8K& xb = x[t * x_stride + b0 + i];
+      const BlockQ8K& xb = x[t * x_stride + b];
       for (int j = 0; j < 8; ++j) {
-        p[j / 2][t][j % 2] = static_cast<int16_t>(xb.bsums[2 * j] + xb.bsums[2 * j + 1]);
+        p[t][j] = static_cast<int16_t>(xb.bsums[2 * j] + xb.bsums[2 * j + 1]);
       }
       d[t] = xb.d;
     }
-    for (int k = 0; k < 4; ++k) out[i].pairs[k] = _mm512_load_si512(p[k]);
-    out[i].d = _mm512_load_ps(d);
+    TokenBlock& out = buffer[b];
+    for (int g = 0; g < 4; ++g) out.pairs[g] = _mm512_load_si512(p[4 * g]);
+    const __m512 dv = _mm512_load_ps(d);
+    for (int q = 0; q < 8; ++q) {
+      out.d2[q] = _mm512_permutexvar_ps(
+          _mm512_set_epi32(2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1,
+                           2 * q + 1, 2 * q + 1, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q,
+                           2 * q),
+          dv);
+    }
+    for (int g = 0; g < 4; ++g) {
+      const int o = 4 * g;
+      out.d4[g] = _mm512_permutexvar_ps(
+          _mm512_set_epi32(o + 3, o + 3, o + 3, o + 3, o + 2, o + 2, o + 2, o + 2, o + 1, o + 1,
+                           o + 1, o + 1, o, o, o, o),
+          dv);
+    }
   }
+  return buffer.data();
 }
 
 // Blocks per pass of the gemm: 16 tokens x 8 blocks x 256 quants = 32 KB of activations,
-// which stays in a 48 KB L1 data cache while every row streams past it.
+// which stays in a 48 KB L1 data cache while the rows of a group stream past it.
 constexpr size_t kChunk = 8;
 
-// Computes y[t * y_stride + r] for T <= 16 tokens and every row: each block of weights
-// is unpacked once and used by all T tokens. Blocks go in chunks; y carries the float
-// sums from one chunk to the next, so the additions keep the oracle's order.
+// Rows per group: a group's float lanes carry from one chunk to the next in a buffer of
+// kGroupRows x 12 vectors (24 KB).
+constexpr size_t kGroupRows = 32;
+
+// Computes y[t * y_stride + r] for T <= 16 tokens and every row in ggml's order, the same
+// steps per (row, token) as GemvRows: each block of weights is unpacked once and used by
+// all T tokens, whose 16-lane vpdpwssd sums fold two tokens to a vector (AddHalves).
 template <int T>
 void GemmTokens(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                 size_t x_stride, size_t n_blocks, float* y, size_t y_stride) {
-  TokenBlock tokens[kChunk];
-  for (size_t b0 = 0; b0 < n_blocks; b0 += kChunk) {
-    const size_t n = n_blocks - b0 < kChunk ? n_blocks - b0 : kChunk;
-    PrepareTokens<T>(x, x_stride, b0, n, tokens);
-    for (size_t r = 0; r < rows; ++r) {
-      alignas(64) float sums[16] = {};
-      if (b0 > 0) {
-        for (int t = 0; t < T; ++t) sums[t] = y[t * y_stride + r];
-      }
-      __m512 acc = _mm512_load_ps(sums);
-      for (size_t i = 0; i < n; ++i) {
-        const BlockQ4K& blk = w[r * row_stride + b0 + i];
-        const Q4KScalesMins u = UnpackQ4KScales(blk.scales);
-        const Q4Block wb = LoadBlock(blk, u.sc);
-        __m512i dots[16];
-#pragma GCC unroll 16
-        for (int t = 0; t < 16; ++t) {
-          dots[t] = t < T ? ScaledDots(wb, x[t * x_stride + b0 + i].qs) : _mm512_setzero_si512();
+  constexpr int kPairs = (T + 1) / 2, kQuads = (T + 3) / 4;
+  struct alignas(64) State {
+    __m512 acc[kPairs];
+    __m512 accm[kQuads];
+  };
+  thread_local std::vector<State> states;
+  if (states.size() < kGroupRows) states.resize(kGroupRows);
+  const TokenBlock* tokens = PrepareTokens<T>(x, x_stride, n_blocks);
+  for (size_t r0 = 0; r0 < rows; r0 += kGroupRows) {
+    const size_t group = rows - r0 < kGroupRows ? rows - r0 : kGroupRows;
+    for (size_t b0 = 0; b0 < n_blocks; b0 += kChunk) {
+      const size_t n = n_blocks - b0 < kChunk ? n_blocks - b0 : kChunk;
+      for (size_t r = 0; r < group; ++r) {
+        State s = states[r];
+        if (b0 == 0) {
+          for (__m512& a : s.acc) a = _mm512_setzero_ps();
+          for (__m512& a : s.accm) a = _mm512_setzero_ps();
         }
-        const __m512i isum = avx512::LaneSums16(dots);
-        // msum of all tokens at once: vpdpwssd pairs mins (m_2k, m_2k+1) with pairs[k].
-        const __m512i m16 = _mm512_zextsi128_si512(
-            _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(u.m))));
-        __m512i msum = _mm512_setzero_si512();
-      #pragma GCC unroll 4
-  for (int k = 0; k < 4; ++k) {
-          const __m512i mins = _mm512_permutexvar_epi32(_mm512_set1_epi32(k), m16);
-          msum = _mm512_dpwssd_epi32(msum, tokens[i].pairs[k], mins);
+        for (size_t i = 0; i < n; ++i) {
+          const size_t b = b0 + i;
+          const BlockQ4K& blk = w[(r0 + r) * row_stride + b];
+          const Q4KScalesMins u = UnpackQ4KScales(blk.scales);
+          const Q4Block wb = LoadBlock(blk, u.sc);
+          const TokenBlock& tb = tokens[b];
+          const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
+#pragma GCC unroll 8
+          for (int p = 0; p < kPairs; ++p) {
+            const __m512i even = ScaledDots(wb, x[2 * p * x_stride + b].qs);
+            const __m512i odd = 2 * p + 1 < T ? ScaledDots(wb, x[(2 * p + 1) * x_stride + b].qs)
+                                              : _mm512_setzero_si512();
+            const __m512i l = avx512::AddHalves(even, odd);
+            s.acc[p] =
+                _mm512_fmadd_ps(_mm512_mul_ps(tb.d2[p], d), _mm512_cvtepi32_ps(l), s.acc[p]);
+          }
+          // -x.d * dmin: the product's sign flipped, as ggml's (-x.d) * dmin rounds.
+          const __m512 dmin = _mm512_set1_ps(-_cvtsh_ss(blk.dmin));
+          const __m512i m16 = _mm512_broadcast_i32x4(
+              _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(u.m))));
+#pragma GCC unroll 4
+          for (int g = 0; g < kQuads; ++g) {
+            const __m512i m = _mm512_madd_epi16(m16, tb.pairs[g]);
+            s.accm[g] = _mm512_fmadd_ps(_mm512_mul_ps(tb.d4[g], dmin), _mm512_cvtepi32_ps(m),
+                                        s.accm[g]);
+          }
         }
-        const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
-        const __m512 dmin = _mm512_set1_ps(_cvtsh_ss(blk.dmin));
-        const __m512 block = _mm512_sub_ps(_mm512_mul_ps(d, _mm512_cvtepi32_ps(isum)),
-                                           _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(msum)));
-        acc = _mm512_add_ps(acc, _mm512_mul_ps(tokens[i].d, block));
+        states[r] = s;
       }
-      _mm512_store_ps(sums, acc);
-      for (int t = 0; t < T; ++t) y[t * y_stride + r] = sums[t];
+    }
+    for (size_t r = 0; r < group; ++r) {
+      FinishTile(states[r].acc, states[r].accm, T, y + r0 + r, y_stride);
     }
   }
 }

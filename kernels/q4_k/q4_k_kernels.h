@@ -29,6 +29,10 @@ struct Q4KKernels {
   uint32_t required;  // CpuFeature bits (kernels/common/cpu_features.h) the variant needs
   Q4KGemvFn gemv;
   Q4KGemmFn gemm;
+  // false: the float step above, bit-identical to the oracle (Q4KGemvRef). true: ggml's
+  // x86 order instead (ggml_vec_dot_q4_K_q8_K, kernels/kquant/ggml_x86_order.h), the
+  // order that makes our outputs equal llama.cpp's; within DotErrorBound of the oracle.
+  bool ggml_x86_order;
 };
 
 }  // namespace cpubrrr

@@ -17,13 +17,13 @@ namespace {
 
 constexpr std::array kVariants = {
 #if defined(__x86_64__)
-    Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512},
+    Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512, true},
 #elif defined(__aarch64__)
-    Q4KKernels{"sme", kCpuSme, Q4KGemvSme, Q4KGemmSme},
-    Q4KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q4KGemvNeon, Q4KGemmNeon},
+    Q4KKernels{"sme", kCpuSme, Q4KGemvSme, Q4KGemmSme, false},
+    Q4KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q4KGemvNeon, Q4KGemmNeon, false},
 #endif
-    Q4KKernels{"hwy", kCpuNone, Q4KGemvHwy, Q4KGemmHwy},
-    Q4KKernels{"ref", kCpuNone, Q4KGemvRef, Q4KGemmRef},
+    Q4KKernels{"hwy", kCpuNone, Q4KGemvHwy, Q4KGemmHwy, false},
+    Q4KKernels{"ref", kCpuNone, Q4KGemvRef, Q4KGemmRef, false},
 };
 
 }  // namespace

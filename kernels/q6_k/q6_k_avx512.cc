@@ -1,13 +1,15 @@
-// AVX-512 VNNI Q6_K x Q8_K gemv and gemm (vpdpbusd on unsigned 6-bit quants), bit-exact with the oracle.
+// AVX-512 VNNI Q6_K x Q8_K gemv and gemm (vpdpbusd on unsigned 6-bit quants), ggml's float order.
 #include "kernels/q6_k/q6_k_avx512.h"
 
 #include <immintrin.h>
 
 #include <cstring>
+#include <vector>
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
 #include "kernels/kquant/gemv_tiles.h"
+#include "kernels/kquant/ggml_x86_order.h"
 
 namespace cpubrrr {
 namespace {
@@ -86,109 +88,163 @@ inline void PrefetchTilePart(const BlockQ6K* next, size_t row_stride, size_t n_b
   }
 }
 
-// Computes y[r] for R <= 8 consecutive rows: per block, the integer sums of all R rows
-// are reduced together and the float step runs on R lanes in the oracle's order. The
-// quants enter unbiased, so 32 * sum_s scales_s * bsum_s is subtracted. When `next` is
-// not null it points at the following 8 rows, which are prefetched.
+// Returns int32 lanes {(x_0, ..., x_7) * 32} with x_u = scales_2u * bsum_2u + scales_2u+1 *
+// bsum_2u+1 of the first 16 int16 pairs of s16 and bsums, the same for the upper 16 pairs
+// in lanes 8..15: the bias term ggml folds into its eight lanes (sub-blocks 2u, 2u + 1).
+inline __m512i BiasLanes(__m512i s16, __m512i bsums) {
+  return _mm512_slli_epi32(_mm512_madd_epi16(s16, bsums), 5);
+}
+
+// Writes y[i * y_stride] = Sum8(float lanes of row or token i) for i < n; acc[p] holds
+// i = 2p, 2p + 1 (8 lanes each), the layout the gemv and the gemm share.
+template <int kPairs>
+inline void FinishTile(const __m512 (&acc)[kPairs], int n, float* y, size_t y_stride) {
+  alignas(64) float lanes[kPairs][16];
+  for (int p = 0; p < kPairs; ++p) _mm512_store_ps(lanes[p], acc[p]);
+  for (int i = 0; i < n; ++i) y[i * y_stride] = ggml_x86::Sum8(&lanes[i / 2][8 * (i % 2)]);
+}
+
+// Computes y[r] for R <= 8 consecutive rows in ggml's order (kernels/kquant/ggml_x86_order.h):
+// per row and block the scaled vpdpbusd sums come out in 16 int32 lanes whose halves add
+// to ggml's eight (AddHalves, two rows to a vector); the quants enter unbiased, so the
+// bias lanes are subtracted; then one FMA per row pair. When `next` is not null it points
+// at the following 8 rows, which are prefetched.
 template <int R>
 void GemvRows(const BlockQ6K* w, size_t row_stride, const BlockQ8K* x, size_t n_blocks, float* y,
               const BlockQ6K* next) {
-  __m256 acc = _mm256_setzero_ps();
+  __m512 acc[4];
+  for (__m512& a : acc) a = _mm512_setzero_ps();
   for (size_t b = 0; b < n_blocks; ++b) {
     if (next != nullptr) PrefetchTilePart(next, row_stride, n_blocks, b);
-    const __m256i bsums = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].bsums));
+    const __m512i bsums = _mm512_broadcast_i64x4(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].bsums)));
     __m512i sums[8];
+    __m256i s16[8];
     uint16_t d16[8] = {};
 #pragma GCC unroll 8
     for (int r = 0; r < 8; ++r) {
       if (r < R) {
         const BlockQ6K& blk = w[r * row_stride + b];
         const Q6Block wb = LoadBlock(blk);
-        const __m256i offsets = _mm256_slli_epi32(_mm256_madd_epi16(wb.s16, bsums), 5);
-        sums[r] = _mm512_sub_epi32(ScaledDots(wb, x[b].qs), _mm512_zextsi256_si512(offsets));
+        sums[r] = ScaledDots(wb, x[b].qs);
+        s16[r] = wb.s16;
         d16[r] = blk.d;
       } else {
         sums[r] = _mm512_setzero_si512();
+        s16[r] = _mm256_setzero_si256();
       }
     }
-    const __m256 isum = _mm256_cvtepi32_ps(avx512::LaneSums8(sums));
-    const __m256 d = _mm256_cvtph_ps(
-        _mm_setr_epi16(d16[0], d16[1], d16[2], d16[3], d16[4], d16[5], d16[6], d16[7]));
-    acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(x[b].d), _mm256_mul_ps(d, isum)));
+    const __m256 d8 = _mm256_mul_ps(
+        _mm256_set1_ps(x[b].d),
+        _mm256_cvtph_ps(
+            _mm_setr_epi16(d16[0], d16[1], d16[2], d16[3], d16[4], d16[5], d16[6], d16[7])));
+    const __m512 dd = _mm512_castps256_ps512(d8);
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; ++p) {
+      if (2 * p < R) {
+        const __m512i scales =
+            _mm512_inserti64x4(_mm512_castsi256_si512(s16[2 * p]), s16[2 * p + 1], 1);
+        const __m512i l = _mm512_sub_epi32(avx512::AddHalves(sums[2 * p], sums[2 * p + 1]),
+                                           BiasLanes(scales, bsums));
+        const __m512 d = _mm512_permutexvar_ps(
+            _mm512_set_epi32(2 * p + 1, 2 * p + 1, 2 * p + 1, 2 * p + 1, 2 * p + 1, 2 * p + 1,
+                             2 * p + 1, 2 * p + 1, 2 * p, 2 * p, 2 * p, 2 * p, 2 * p, 2 * p,
+                             2 * p, 2 * p),
+            dd);
+        acc[p] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(l), acc[p]);
+      }
+    }
   }
-  _mm256_mask_storeu_ps(y, static_cast<__mmask8>((1u << R) - 1), acc);
+  FinishTile(acc, R, y, 1);
 }
 
-// Activation-side data of up to 16 tokens for one block, shared by every row: bsums[k]
-// holds in int32 lane t the 16-element sums of token t for sub-blocks 2k (low 16 bits)
-// and 2k+1 (high 16 bits); d holds the tokens' scales.
+// Activation-side data of up to 16 tokens for one block, shared by every row, in the
+// layout of FinishTile: bsums[p] holds the 16 bsums of tokens 2p (low 256 bits) and
+// 2p + 1, d2[p] their x.d (8 lanes each).
 struct TokenBlock {
   __m512i bsums[8];
-  __m512 d;
+  __m512 d2[8];
 };
 
-// Gathers TokenBlocks for blocks [b0, b0 + n) of T tokens.
+// Returns this thread's buffer with the TokenBlocks of blocks [0, n_blocks) of T tokens.
 template <int T>
-void PrepareTokens(const BlockQ8K* x, size_t x_stride, size_t b0, size_t n, TokenBlock* out) {
-  for (size_t i = 0; i < n; ++i) {
-    alignas(64) int16_t s[8][16][2] = {};
+const TokenBlock* PrepareTokens(const BlockQ8K* x, size_t x_stride, size_t n_blocks) {
+  thread_local std::vector<TokenBlock> buffer;
+  if (buffer.size() < n_blocks) buffer.resize(n_blocks);
+  for (size_t b = 0; b < n_blocks; ++b) {
+    alignas(64) int16_t s[16][16] = {};
     alignas(64) float d[16] = {};
     for (int t = 0; t < T; ++t) {
-      const BlockQ8K& xb = x[t * x_stride + b0 + i];
-      for (int j = 0; j < 16; ++j) s[j / 2][t][j % 2] = xb.bsums[j];
+      const BlockQ8K& xb = x[t * x_stride + b];
+      std::memcpy(s[t], xb.bsums, sizeof(xb.bsums));
       d[t] = xb.d;
     }
-    for (int k = 0; k < 8; ++k) out[i].bsums[k] = _mm512_load_si512(s[k]);
-    out[i].d = _mm512_load_ps(d);
+    TokenBlock& out = buffer[b];
+    const __m512 dv = _mm512_load_ps(d);
+    for (int q = 0; q < 8; ++q) {
+      out.bsums[q] = _mm512_load_si512(s[2 * q]);
+      out.d2[q] = _mm512_permutexvar_ps(
+          _mm512_set_epi32(2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1,
+                           2 * q + 1, 2 * q + 1, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q,
+                           2 * q),
+          dv);
+    }
   }
+  return buffer.data();
 }
 
 // Blocks per pass of the gemm: 16 tokens x 8 blocks x 256 quants = 32 KB of activations,
-// which stays in a 48 KB L1 data cache while every row streams past it.
+// which stays in a 48 KB L1 data cache while the rows of a group stream past it.
 constexpr size_t kChunk = 8;
 
-// Computes y[t * y_stride + r] for T <= 16 tokens and every row: each block of weights
-// is unpacked once and used by all T tokens. Blocks go in chunks; y carries the float
-// sums from one chunk to the next, so the additions keep the oracle's order.
+// Rows per group: a group's float lanes carry from one chunk to the next in a buffer of
+// kGroupRows x 8 vectors (16 KB).
+constexpr size_t kGroupRows = 32;
+
+// Computes y[t * y_stride + r] for T <= 16 tokens and every row in ggml's order, the same
+// steps per (row, token) as GemvRows: each block of weights is unpacked once and used by
+// all T tokens, whose 16-lane sums fold two tokens to a vector (AddHalves).
 template <int T>
 void GemmTokens(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                 size_t x_stride, size_t n_blocks, float* y, size_t y_stride) {
-  TokenBlock tokens[kChunk];
-  for (size_t b0 = 0; b0 < n_blocks; b0 += kChunk) {
-    const size_t n = n_blocks - b0 < kChunk ? n_blocks - b0 : kChunk;
-    PrepareTokens<T>(x, x_stride, b0, n, tokens);
-    for (size_t r = 0; r < rows; ++r) {
-      alignas(64) float sums[16] = {};
-      if (b0 > 0) {
-        for (int t = 0; t < T; ++t) sums[t] = y[t * y_stride + r];
-      }
-      __m512 acc = _mm512_load_ps(sums);
-      for (size_t i = 0; i < n; ++i) {
-        const BlockQ6K& blk = w[r * row_stride + b0 + i];
-        const Q6Block wb = LoadBlock(blk);
-        __m512i dots[16];
-#pragma GCC unroll 16
-        for (int t = 0; t < 16; ++t) {
-          dots[t] = t < T ? ScaledDots(wb, x[t * x_stride + b0 + i].qs) : _mm512_setzero_si512();
+  constexpr int kPairs = (T + 1) / 2;
+  struct alignas(64) State {
+    __m512 acc[kPairs];
+  };
+  thread_local std::vector<State> states;
+  if (states.size() < kGroupRows) states.resize(kGroupRows);
+  const TokenBlock* tokens = PrepareTokens<T>(x, x_stride, n_blocks);
+  for (size_t r0 = 0; r0 < rows; r0 += kGroupRows) {
+    const size_t group = rows - r0 < kGroupRows ? rows - r0 : kGroupRows;
+    for (size_t b0 = 0; b0 < n_blocks; b0 += kChunk) {
+      const size_t n = n_blocks - b0 < kChunk ? n_blocks - b0 : kChunk;
+      for (size_t r = 0; r < group; ++r) {
+        State s = states[r];
+        if (b0 == 0) {
+          for (__m512& a : s.acc) a = _mm512_setzero_ps();
         }
-        // sum_s scales_s * bsum_s of all tokens at once: vpdpwssd pairs scales
-        // (s_2k, s_2k+1) with bsums[k].
-        const __m512i s16 = _mm512_zextsi256_si512(wb.s16);
-        __m512i offsets = _mm512_setzero_si512();
+        for (size_t i = 0; i < n; ++i) {
+          const size_t b = b0 + i;
+          const BlockQ6K& blk = w[(r0 + r) * row_stride + b];
+          const Q6Block wb = LoadBlock(blk);
+          const TokenBlock& tb = tokens[b];
+          const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
+          const __m512i scales = _mm512_broadcast_i64x4(wb.s16);
 #pragma GCC unroll 8
-        for (int k = 0; k < 8; ++k) {
-          const __m512i pair = _mm512_permutexvar_epi32(_mm512_set1_epi32(k), s16);
-          offsets = _mm512_dpwssd_epi32(offsets, tokens[i].bsums[k], pair);
+          for (int p = 0; p < kPairs; ++p) {
+            const __m512i even = ScaledDots(wb, x[2 * p * x_stride + b].qs);
+            const __m512i odd = 2 * p + 1 < T ? ScaledDots(wb, x[(2 * p + 1) * x_stride + b].qs)
+                                              : _mm512_setzero_si512();
+            const __m512i l = _mm512_sub_epi32(avx512::AddHalves(even, odd),
+                                               BiasLanes(scales, tb.bsums[p]));
+            s.acc[p] =
+                _mm512_fmadd_ps(_mm512_mul_ps(tb.d2[p], d), _mm512_cvtepi32_ps(l), s.acc[p]);
+          }
         }
-        const __m512i isum =
-            _mm512_sub_epi32(avx512::LaneSums16(dots), _mm512_slli_epi32(offsets, 5));
-        const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
-        acc = _mm512_add_ps(acc,
-                            _mm512_mul_ps(tokens[i].d, _mm512_mul_ps(d, _mm512_cvtepi32_ps(isum))));
+        states[r] = s;
       }
-      _mm512_store_ps(sums, acc);
-      for (int t = 0; t < T; ++t) y[t * y_stride + r] = sums[t];
     }
+    for (size_t r = 0; r < group; ++r) FinishTile(states[r].acc, T, y + r0 + r, y_stride);
   }
 }
 

@@ -17,13 +17,13 @@ namespace {
 
 constexpr std::array kVariants = {
 #if defined(__x86_64__)
-    Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512},
+    Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512, true},
 #elif defined(__aarch64__)
-    Q6KKernels{"sme", kCpuSme, Q6KGemvSme, Q6KGemmSme},
-    Q6KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q6KGemvNeon, Q6KGemmNeon},
+    Q6KKernels{"sme", kCpuSme, Q6KGemvSme, Q6KGemmSme, false},
+    Q6KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q6KGemvNeon, Q6KGemmNeon, false},
 #endif
-    Q6KKernels{"hwy", kCpuNone, Q6KGemvHwy, Q6KGemmHwy},
-    Q6KKernels{"ref", kCpuNone, Q6KGemvRef, Q6KGemmRef},
+    Q6KKernels{"hwy", kCpuNone, Q6KGemvHwy, Q6KGemmHwy, false},
+    Q6KKernels{"ref", kCpuNone, Q6KGemvRef, Q6KGemmRef, false},
 };
 
 }  // namespace

@@ -1,4 +1,7 @@
-// Every Q6_K kernel variant against the scalar oracle, bit for bit, over shape and value edges.
+// Every Q6_K kernel variant against the scalar oracle over shape and value edges: bit for bit,
+// or for variants in ggml's x86 order bit for bit against a scalar model of that order and
+// within the derived bound of the oracle.
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -29,6 +32,64 @@ std::vector<BlockQ6K> RandomWeights(size_t count, std::mt19937& rng) {
   });
 }
 
+// Returns quant i (0..63, unbiased) of block b, per the layout in quant/q6_k.h.
+int Quant(const BlockQ6K& b, int i) {
+  const int h = i / 128, l = i % 32, part = (i % 128) / 32;
+  const uint8_t ql = b.ql[64 * h + l + 32 * (part % 2)];
+  const int low = part < 2 ? ql & 0xF : ql >> 4;
+  return low | (((b.qh[32 * h + l] >> (2 * part)) & 3) << 4);
+}
+
+// Scalar model of ggml's x86 order (kernels/kquant/ggml_x86_order.h, ggml's
+// ggml_vec_dot_q6_K_q8_K on AVX2), written from that description independently of the
+// AVX-512 code: eight int32 lanes per block (lane u: values 32c + 4u .. 32c + 4u + 3 of
+// every chunk c, unbiased, minus 32 * the scaled bsums of sub-blocks 2u and 2u + 1), one
+// fused multiply-add per lane and block.
+float GgmlOrderDot(const BlockQ6K* w, const BlockQ8K* x, size_t n_blocks) {
+  float acc[8] = {};
+  for (size_t b = 0; b < n_blocks; ++b) {
+    int32_t lanes[8] = {};
+    for (int i = 0; i < kQ6KBlockSize; ++i) {
+      lanes[(i % 32) / 4] += w[b].scales[i / 16] * Quant(w[b], i) * x[b].qs[i];
+    }
+    for (int u = 0; u < 8; ++u) {
+      lanes[u] -= 32 * (w[b].scales[2 * u] * x[b].bsums[2 * u] +
+                        w[b].scales[2 * u + 1] * x[b].bsums[2 * u + 1]);
+    }
+    const float d = x[b].d * Fp16ToFp32(w[b].d);
+    for (int u = 0; u < 8; ++u) acc[u] = std::fma(d, static_cast<float>(lanes[u]), acc[u]);
+  }
+  return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
+}
+
+void GgmlOrderGemm(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  for (size_t t = 0; t < n_tokens; ++t) {
+    for (size_t r = 0; r < rows; ++r) {
+      y[t * y_stride + r] = GgmlOrderDot(w + r * row_stride, x + t * x_stride, n_blocks);
+    }
+  }
+}
+
+// The A of DotErrorBound for one row and token: sum over blocks of |x.d d| sum_i
+// |scale_i| (q_i + 32) |x_i|. It bounds the oracle's |isum| and every lane of ggml's order,
+// whose quant and bias parts (q_i and 32) cover different elements and cancel only in
+// the float sum. On any path to a result lie at most n_blocks + 5 roundings (the oracle:
+// conversion, two products, n_blocks additions; ggml's order: the scale product, the
+// conversion of a lane above 2^24, n_blocks fused multiply-adds, 3 additions), within
+// DotErrorBound's n_blocks + 27.
+double AbsSum(const BlockQ6K* w, const BlockQ8K* x, size_t n_blocks) {
+  double a = 0;
+  for (size_t b = 0; b < n_blocks; ++b) {
+    double s = 0;
+    for (int i = 0; i < kQ6KBlockSize; ++i) {
+      s += std::abs(w[b].scales[i / 16]) * (Quant(w[b], i) + 32) * std::abs(x[b].qs[i]);
+    }
+    a += std::fabs(x[b].d * Fp16ToFp32(w[b].d)) * s;
+  }
+  return a;
+}
+
 class Q6KVariantTest : public ::testing::TestWithParam<Q6KKernels> {
  protected:
   void SetUp() override {
@@ -42,6 +103,30 @@ class Q6KVariantTest : public ::testing::TestWithParam<Q6KKernels> {
                    << CpuFeatureNames(GetParam().required) << ", this CPU lacks some";
     }
   }
+
+  // The gemv on one token of x (rows of w, row_stride apart) against the oracle: bit for
+  // bit, or for a ggml-order variant through OrderedDiff. Returns "" when it passes.
+  std::string GemvCheck(const std::vector<BlockQ6K>& w, size_t row_stride, size_t rows,
+                        const std::vector<BlockQ8K>& x, size_t n_blocks) {
+    if (!GetParam().ggml_x86_order) {
+      return testing::GemvDiff(GetParam().gemv, Q6KGemvRef, w, row_stride, rows, x, n_blocks);
+    }
+    return testing::OrderedDiff(GetParam().gemv, GetParam().gemm, Q6KGemmRef, GgmlOrderGemm, w,
+                                row_stride, rows, x, n_blocks, 1, n_blocks, rows + 9, AbsSum);
+  }
+
+  // The gemm likewise (the gemv on each token too for a ggml-order variant).
+  std::string GemmCheck(const std::vector<BlockQ6K>& w, size_t row_stride, size_t rows,
+                        const std::vector<BlockQ8K>& x, size_t x_stride, size_t n_tokens,
+                        size_t n_blocks, size_t y_stride) {
+    if (!GetParam().ggml_x86_order) {
+      return testing::GemmDiff(GetParam().gemm, Q6KGemmRef, w, row_stride, rows, x, x_stride,
+                               n_tokens, n_blocks, y_stride);
+    }
+    return testing::OrderedDiff(GetParam().gemv, GetParam().gemm, Q6KGemmRef, GgmlOrderGemm, w,
+                                row_stride, rows, x, x_stride, n_tokens, n_blocks, y_stride,
+                                AbsSum);
+  }
 };
 
 // Row counts around the gemv row tile (8) and block counts around the gemm block chunk
@@ -54,7 +139,7 @@ TEST_P(Q6KVariantTest, GemvMatchesOracleOverShapes) {
         const size_t row_stride = n_blocks + pad;
         const auto w = RandomWeights(rows * row_stride, rng);
         const auto x = testing::RandomActivations(1, n_blocks, n_blocks, rng);
-        EXPECT_EQ(testing::GemvDiff(GetParam().gemv, Q6KGemvRef, w, row_stride, rows, x, n_blocks), "")
+        EXPECT_EQ(GemvCheck(w, row_stride, rows, x, n_blocks), "")
             << "seed " << kSeed << ", n_blocks " << n_blocks << ", rows " << rows << ", stride " << row_stride;
       }
     }
@@ -71,9 +156,7 @@ TEST_P(Q6KVariantTest, GemmMatchesOracleOverShapes) {
       const size_t row_stride = n_blocks + 2, x_stride = n_blocks + 1, y_stride = kRows + 3;
       const auto w = RandomWeights(kRows * row_stride, rng);
       const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
-      EXPECT_EQ(testing::GemmDiff(GetParam().gemm, Q6KGemmRef, w, row_stride, kRows, x, x_stride,
-                                  n_tokens, n_blocks, y_stride),
-                "")
+      EXPECT_EQ(GemmCheck(w, row_stride, kRows, x, x_stride, n_tokens, n_blocks, y_stride), "")
           << "seed " << kSeed << ", n_blocks " << n_blocks << ", tokens " << n_tokens;
     }
   }
@@ -87,10 +170,8 @@ TEST_P(Q6KVariantTest, HandlesZeroBlocks) {
   for (size_t i = 0; i < w.size(); i += 4) w[i] = BlockQ6K{};
   auto x = testing::RandomActivations(kTokens, kBlocks, kBlocks, rng);
   for (size_t i = 1; i < x.size(); i += 3) x[i] = BlockQ8K{};
-  EXPECT_EQ(testing::GemvDiff(GetParam().gemv, Q6KGemvRef, w, kBlocks, kRows, x, kBlocks), "");
-  EXPECT_EQ(testing::GemmDiff(GetParam().gemm, Q6KGemmRef, w, kBlocks, kRows, x, kBlocks, kTokens,
-                              kBlocks, kRows),
-            "");
+  EXPECT_EQ(GemvCheck(w, kBlocks, kRows, x, kBlocks), "");
+  EXPECT_EQ(GemmCheck(w, kBlocks, kRows, x, kBlocks, kTokens, kBlocks, kRows), "");
 }
 
 // Largest integer sums: every quant 63 (q - 32 = 31), every scale -128, activations all

@@ -57,16 +57,11 @@ TEST_P(GreedyVsLlama, SixtyFourFreeRunningGreedyTokensEqualLlamaCpp) {
   }
 }
 
-// The qwen3moe presets multiply Q4_K / Q6_K weights, whose AVX-512 kernels do not yet sum
-// in the order of ggml's x86 vec_dot (docs/RESEARCH_LOG.md, 2026-11-30): they build as
-// :greedy_vs_llama_qwen3_test (tag manual), which fails until those kernels do.
-#ifdef CPUBRRR_GREEDY_QWEN3
+// Every preset of both architectures: gpt-oss (MXFP4, Q8_0) and qwen3moe (Q4_K, Q6_K).
 INSTANTIATE_TEST_SUITE_P(Presets, GreedyVsLlama,
-                         testing::Values("qwen3moe-tiny", "qwen3moe-tiny-odd", "qwen3moe-tiny-wide"));
-#else
-INSTANTIATE_TEST_SUITE_P(Presets, GreedyVsLlama,
-                         testing::Values("gpt-oss-tiny", "gpt-oss-tiny-odd", "gpt-oss-tiny-wide"));
-#endif
+                         testing::Values("gpt-oss-tiny", "gpt-oss-tiny-odd", "gpt-oss-tiny-wide",
+                                         "qwen3moe-tiny", "qwen3moe-tiny-odd",
+                                         "qwen3moe-tiny-wide"));
 
 }  // namespace
 }  // namespace cpubrrr
