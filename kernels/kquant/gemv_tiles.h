@@ -1,26 +1,34 @@
-// The K-quant gemv over 8-row tiles, each prefetching the next tile.
+// The K-quant gemv over 8-row tiles, each prefetching a tile at least 6 KiB ahead.
 #ifndef CPUBRRR_KERNELS_KQUANT_GEMV_TILES_H_
 #define CPUBRRR_KERNELS_KQUANT_GEMV_TILES_H_
 
 #include <cstddef>
 
-#include "quant/q8_k.h"
 
 namespace cpubrrr {
 
-// Runs y[r] = dot(row r, x) over tiles of 8 rows: tiles[k - 1] computes k rows and
-// prefetches the tile at `next` (null: none), here the following one. Only full tiles are
-// prefetched, since a shorter one could end before 8 rows. Measured on Zen 5 (cold Q4_K
-// and Q6_K gemv), one tile ahead beat 4, 16 and 64 KiB ahead.
-template <typename Block>
-void GemvByTiles(void (*const (&tiles)[8])(const Block*, size_t, const BlockQ8K*, size_t, float*,
-                                           const Block*),
-                 const Block* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                 size_t n_blocks, float* y) {
+// Returns how many 8-row tiles of `tile_bytes` ahead a tile prefetches: at least 6 KiB.
+// Measured on Zen 5 (cold gemv, % of the read yardstick, two rounds): one tile ahead
+// reached 93-98% for 9 KiB Q4_K tiles (8 x 8 blocks) but 74-77% for 3.4 KiB ones (8 x 3
+// blocks), which two tiles ahead brought to 93-95% (Q6_K 5 KiB tiles: 90-93% -> 100-107%);
+// farther was no better.
+constexpr size_t KQuantTilesAhead(size_t tile_bytes) {
+  constexpr size_t kMinBytes = size_t{6} << 10;
+  return tile_bytes >= kMinBytes ? 1 : (kMinBytes + tile_bytes - 1) / tile_bytes;
+}
+
+// Runs y[r] = dot(row r, x) over tiles of 8 rows: tiles[k - 1] computes k rows as
+// tiles[k - 1](rows, row_stride, args..., y, next) and prefetches the tile at `next` (null:
+// none), KQuantTilesAhead tiles on. Only full tiles are prefetched, since a shorter one
+// could end before 8 rows.
+template <typename Block, typename Tile, typename... Args>
+void GemvByTiles(const Tile (&tiles)[8], const Block* w, size_t row_stride, size_t rows,
+                 float* y, Args... args) {
+  const size_t ahead = KQuantTilesAhead(8 * row_stride * sizeof(Block));
   for (size_t r = 0; r < rows; r += 8) {
     const size_t tile = rows - r < 8 ? rows - r : 8;
-    const Block* next = rows - r >= 16 ? w + (r + 8) * row_stride : nullptr;
-    tiles[tile - 1](w + r * row_stride, row_stride, x, n_blocks, y + r, next);
+    const Block* next = rows - r >= 8 * (ahead + 1) ? w + (r + 8 * ahead) * row_stride : nullptr;
+    tiles[tile - 1](w + r * row_stride, row_stride, args..., y + r, next);
   }
 }
 

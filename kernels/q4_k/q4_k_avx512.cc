@@ -8,6 +8,7 @@
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
+#include "kernels/kquant/gemv_tiles.h"
 #include "kernels/kquant/ggml_x86_order.h"
 #include "kernels/kquant/q4_k_scales.h"
 
@@ -398,12 +399,7 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 
 void Q4KGemvAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y) {
-  const GemvX* xp = PackGemvX(x, n_blocks);
-  for (size_t r = 0; r < rows; r += 8) {
-    const size_t tile = rows - r < 8 ? rows - r : 8;
-    const BlockQ4K* next = rows - r >= 16 ? w + (r + 8) * row_stride : nullptr;
-    kGemvTiles[tile - 1](w + r * row_stride, row_stride, xp, x, n_blocks, y + r, next);
-  }
+  GemvByTiles(kGemvTiles, w, row_stride, rows, y, PackGemvX(x, n_blocks), x, n_blocks);
 }
 
 void Q4KGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,

@@ -272,7 +272,7 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 
 void Q6KGemvAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y) {
-  GemvByTiles(kGemvTiles, w, row_stride, rows, x, n_blocks, y);
+  GemvByTiles(kGemvTiles, w, row_stride, rows, y, x, n_blocks);
 }
 
 void Q6KGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
