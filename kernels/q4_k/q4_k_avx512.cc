@@ -8,6 +8,7 @@
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
+#include "kernels/kquant/gemm_groups.h"
 #include "kernels/kquant/gemv_tiles.h"
 #include "kernels/kquant/ggml_x86_order.h"
 #include "kernels/kquant/q4_k_scales.h"
@@ -307,14 +308,6 @@ const TokenBlock* PrepareTokens(const BlockQ8K* x, size_t x_stride, size_t n_blo
   return buffer.data();
 }
 
-// Blocks per pass of the gemm: 16 tokens x 8 blocks x 256 quants = 32 KB of activations,
-// which stays in a 48 KB L1 data cache while the rows of a group stream past it.
-constexpr size_t kChunk = 8;
-
-// Rows per group: a group's float lanes carry from one chunk to the next in a buffer of
-// kGroupRows x 12 vectors (24 KB).
-constexpr size_t kGroupRows = 32;
-
 // Computes y[t * y_stride + r] for T <= 16 tokens and every row in ggml's order, the same
 // steps per (row, token) as GemvRows: each block of weights is unpacked once and used by
 // all T tokens, whose 16-lane vpdpwssd sums fold two tokens to a vector (AddHalves).
@@ -326,53 +319,39 @@ void GemmTokens(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8
     __m512 acc[kPairs];
     __m512 accm[kQuads];
   };
-  thread_local std::vector<State> states;
-  if (states.size() < kGroupRows) states.resize(kGroupRows);
   const TokenBlock* tokens = PrepareTokens<T>(x, x_stride, n_blocks);
-  for (size_t r0 = 0; r0 < rows; r0 += kGroupRows) {
-    const size_t group = rows - r0 < kGroupRows ? rows - r0 : kGroupRows;
-    for (size_t b0 = 0; b0 < n_blocks; b0 += kChunk) {
-      const size_t n = n_blocks - b0 < kChunk ? n_blocks - b0 : kChunk;
-      for (size_t r = 0; r < group; ++r) {
-        State s = states[r];
-        if (b0 == 0) {
-          for (__m512& a : s.acc) a = _mm512_setzero_ps();
-          for (__m512& a : s.accm) a = _mm512_setzero_ps();
-        }
-        for (size_t i = 0; i < n; ++i) {
-          const size_t b = b0 + i;
-          const BlockQ4K& blk = w[(r0 + r) * row_stride + b];
-          const Q4KScalesMins u = UnpackQ4KScales(blk.scales);
-          const Q4Block wb = LoadBlock(blk, u.sc);
-          const TokenBlock& tb = tokens[b];
-          const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
+  auto row_chunk = [&](size_t row, size_t b0, size_t n, State& s) __attribute__((always_inline)) {
+    for (size_t i = 0; i < n; ++i) {
+      const size_t b = b0 + i;
+      const BlockQ4K& blk = w[row * row_stride + b];
+      const Q4KScalesMins u = UnpackQ4KScales(blk.scales);
+      const Q4Block wb = LoadBlock(blk, u.sc);
+      const TokenBlock& tb = tokens[b];
+      const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
 #pragma GCC unroll 8
-          for (int p = 0; p < kPairs; ++p) {
-            const __m512i even = ScaledDots(wb, x[2 * p * x_stride + b].qs);
-            const __m512i odd = 2 * p + 1 < T ? ScaledDots(wb, x[(2 * p + 1) * x_stride + b].qs)
-                                              : _mm512_setzero_si512();
-            const __m512i l = avx512::AddHalves(even, odd);
-            s.acc[p] =
-                _mm512_fmadd_ps(_mm512_mul_ps(tb.d2[p], d), _mm512_cvtepi32_ps(l), s.acc[p]);
-          }
-          // -x.d * dmin: the product's sign flipped, as ggml's (-x.d) * dmin rounds.
-          const __m512 dmin = _mm512_set1_ps(-_cvtsh_ss(blk.dmin));
-          const __m512i m16 = _mm512_broadcast_i32x4(
-              _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(u.m))));
+      for (int p = 0; p < kPairs; ++p) {
+        const __m512i even = ScaledDots(wb, x[2 * p * x_stride + b].qs);
+        const __m512i odd = 2 * p + 1 < T ? ScaledDots(wb, x[(2 * p + 1) * x_stride + b].qs)
+                                          : _mm512_setzero_si512();
+        const __m512i l = avx512::AddHalves(even, odd);
+        s.acc[p] =
+            _mm512_fmadd_ps(_mm512_mul_ps(tb.d2[p], d), _mm512_cvtepi32_ps(l), s.acc[p]);
+      }
+      // -x.d * dmin: the product's sign flipped, as ggml's (-x.d) * dmin rounds.
+      const __m512 dmin = _mm512_set1_ps(-_cvtsh_ss(blk.dmin));
+      const __m512i m16 = _mm512_broadcast_i32x4(
+          _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(u.m))));
 #pragma GCC unroll 4
-          for (int g = 0; g < kQuads; ++g) {
-            const __m512i m = _mm512_madd_epi16(m16, tb.pairs[g]);
-            s.accm[g] = _mm512_fmadd_ps(_mm512_mul_ps(tb.d4[g], dmin), _mm512_cvtepi32_ps(m),
-                                        s.accm[g]);
-          }
-        }
-        states[r] = s;
+      for (int g = 0; g < kQuads; ++g) {
+        const __m512i m = _mm512_madd_epi16(m16, tb.pairs[g]);
+        s.accm[g] = _mm512_fmadd_ps(_mm512_mul_ps(tb.d4[g], dmin), _mm512_cvtepi32_ps(m),
+                                    s.accm[g]);
       }
     }
-    for (size_t r = 0; r < group; ++r) {
-      FinishTile(states[r].acc, states[r].accm, T, y + r0 + r, y_stride);
-    }
-  }
+  };
+  kquant::GemmByGroups<State>(rows, n_blocks, row_chunk, [&](size_t row, const State& s) {
+    FinishTile(s.acc, s.accm, T, y + row, y_stride);
+  });
 }
 
 using GemmTokensFn = void (*)(const BlockQ4K*, size_t, size_t, const BlockQ8K*, size_t, size_t,

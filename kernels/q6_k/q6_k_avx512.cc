@@ -8,6 +8,7 @@
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
+#include "kernels/kquant/gemm_groups.h"
 #include "kernels/kquant/gemv_tiles.h"
 #include "kernels/kquant/ggml_x86_order.h"
 
@@ -193,14 +194,6 @@ const TokenBlock* PrepareTokens(const BlockQ8K* x, size_t x_stride, size_t n_blo
   return buffer.data();
 }
 
-// Blocks per pass of the gemm: 16 tokens x 8 blocks x 256 quants = 32 KB of activations,
-// which stays in a 48 KB L1 data cache while the rows of a group stream past it.
-constexpr size_t kChunk = 8;
-
-// Rows per group: a group's float lanes carry from one chunk to the next in a buffer of
-// kGroupRows x 8 vectors (16 KB).
-constexpr size_t kGroupRows = 32;
-
 // Computes y[t * y_stride + r] for T <= 16 tokens and every row in ggml's order, the same
 // steps per (row, token) as GemvRows: each block of weights is unpacked once and used by
 // all T tokens, whose 16-lane sums fold two tokens to a vector (AddHalves).
@@ -211,41 +204,30 @@ void GemmTokens(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8
   struct alignas(64) State {
     __m512 acc[kPairs];
   };
-  thread_local std::vector<State> states;
-  if (states.size() < kGroupRows) states.resize(kGroupRows);
   const TokenBlock* tokens = PrepareTokens<T>(x, x_stride, n_blocks);
-  for (size_t r0 = 0; r0 < rows; r0 += kGroupRows) {
-    const size_t group = rows - r0 < kGroupRows ? rows - r0 : kGroupRows;
-    for (size_t b0 = 0; b0 < n_blocks; b0 += kChunk) {
-      const size_t n = n_blocks - b0 < kChunk ? n_blocks - b0 : kChunk;
-      for (size_t r = 0; r < group; ++r) {
-        State s = states[r];
-        if (b0 == 0) {
-          for (__m512& a : s.acc) a = _mm512_setzero_ps();
-        }
-        for (size_t i = 0; i < n; ++i) {
-          const size_t b = b0 + i;
-          const BlockQ6K& blk = w[(r0 + r) * row_stride + b];
-          const Q6Block wb = LoadBlock(blk);
-          const TokenBlock& tb = tokens[b];
-          const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
-          const __m512i scales = _mm512_broadcast_i64x4(wb.s16);
+  auto row_chunk = [&](size_t row, size_t b0, size_t n, State& s) __attribute__((always_inline)) {
+    for (size_t i = 0; i < n; ++i) {
+      const size_t b = b0 + i;
+      const BlockQ6K& blk = w[row * row_stride + b];
+      const Q6Block wb = LoadBlock(blk);
+      const TokenBlock& tb = tokens[b];
+      const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
+      const __m512i scales = _mm512_broadcast_i64x4(wb.s16);
 #pragma GCC unroll 8
-          for (int p = 0; p < kPairs; ++p) {
-            const __m512i even = ScaledDots(wb, x[2 * p * x_stride + b].qs);
-            const __m512i odd = 2 * p + 1 < T ? ScaledDots(wb, x[(2 * p + 1) * x_stride + b].qs)
-                                              : _mm512_setzero_si512();
-            const __m512i l = _mm512_sub_epi32(avx512::AddHalves(even, odd),
-                                               BiasLanes(scales, tb.bsums[p]));
-            s.acc[p] =
-                _mm512_fmadd_ps(_mm512_mul_ps(tb.d2[p], d), _mm512_cvtepi32_ps(l), s.acc[p]);
-          }
-        }
-        states[r] = s;
+      for (int p = 0; p < kPairs; ++p) {
+        const __m512i even = ScaledDots(wb, x[2 * p * x_stride + b].qs);
+        const __m512i odd = 2 * p + 1 < T ? ScaledDots(wb, x[(2 * p + 1) * x_stride + b].qs)
+                                          : _mm512_setzero_si512();
+        const __m512i l = _mm512_sub_epi32(avx512::AddHalves(even, odd),
+                                           BiasLanes(scales, tb.bsums[p]));
+        s.acc[p] =
+            _mm512_fmadd_ps(_mm512_mul_ps(tb.d2[p], d), _mm512_cvtepi32_ps(l), s.acc[p]);
       }
     }
-    for (size_t r = 0; r < group; ++r) FinishTile(states[r].acc, T, y + r0 + r, y_stride);
-  }
+  };
+  kquant::GemmByGroups<State>(rows, n_blocks, row_chunk, [&](size_t row, const State& s) {
+    FinishTile(s.acc, T, y + row, y_stride);
+  });
 }
 
 using GemmTokensFn = void (*)(const BlockQ6K*, size_t, size_t, const BlockQ8K*, size_t, size_t,
