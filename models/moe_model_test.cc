@@ -72,8 +72,13 @@ TEST_P(PerPreset, GreedyContinuationDoesNotDependOnThreadCount) {
   }
 }
 
-// Runs 45 tokens as one Forward and token by token with `batch`-token passes.
-void ExpectBatchedEqualsTokenByToken(const std::string& path, int batch) {
+// Runs 45 tokens as one Forward and token by token with `batch`-token passes. The
+// batched pass takes the gemm kernels (the AVX-512 ones round in the oracle's order, the
+// gemv in ggml's); a last-bit difference can move an activation quant by one step, so
+// the logits agree within the bound we hold ourselves to against llama.cpp (0.15 of the
+// logits' standard deviation, tests/llama_ref/model_vs_llama_test.cc; docs/MODELS.md,
+// "Prefill and decode kernels") and pick the same next token.
+void ExpectBatchedMatchesTokenByToken(const std::string& path, int batch) {
   std::unique_ptr<Model> model = Load(path, 2, KvCacheType::kF32, batch);
   ASSERT_NE(model, nullptr);
   const std::vector<int32_t> prompt = Prompt(45, model->info().n_vocab);
@@ -84,14 +89,41 @@ void ExpectBatchedEqualsTokenByToken(const std::string& path, int batch) {
   auto b = model->NewSession(64);
   ASSERT_TRUE(b.ok());
   for (int32_t t : prompt) ASSERT_TRUE(model->Forward(**b, {&t, 1}, absl::MakeSpan(single)).ok());
-  EXPECT_EQ(batched, single);
+  double mean = 0, worst = 0;
+  for (float v : single) mean += v / single.size();
+  double var = 0;
+  for (size_t i = 0; i < single.size(); ++i) {
+    var += (single[i] - mean) * (single[i] - mean) / single.size();
+    worst = std::max(worst, std::fabs(double{batched[i]} - single[i]));
+  }
+  const double sd = std::sqrt(var);
+  std::printf("batch %d: max|batched - token by token| = %.4g = %.4f logit std\n", batch, worst,
+              worst / sd);
+  EXPECT_LT(worst, 0.15 * sd);
+  EXPECT_EQ(std::max_element(batched.begin(), batched.end()) - batched.begin(),
+            std::max_element(single.begin(), single.end()) - single.begin());
   EXPECT_EQ((*a)->position(), 45u);
 }
 
-TEST_P(PerPreset, BatchedPrefillEqualsTokenByTokenBitForBit) {
+// With one-token passes the prompt takes the decode kernels: bit for bit.
+TEST_P(PerPreset, OneTokenPassesEqualTokenByTokenBitForBit) {
+  std::unique_ptr<Model> model = Load(SharedModel(GetParam()), 2, KvCacheType::kF32, 1);
+  ASSERT_NE(model, nullptr);
+  const std::vector<int32_t> prompt = Prompt(20, model->info().n_vocab);
+  std::vector<float> whole(model->info().n_vocab), single(model->info().n_vocab);
+  auto a = model->NewSession(64);
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(model->Forward(**a, prompt, absl::MakeSpan(whole)).ok());
+  auto b = model->NewSession(64);
+  ASSERT_TRUE(b.ok());
+  for (int32_t t : prompt) ASSERT_TRUE(model->Forward(**b, {&t, 1}, absl::MakeSpan(single)).ok());
+  EXPECT_EQ(whole, single);
+}
+
+TEST_P(PerPreset, BatchedPrefillMatchesTokenByTokenWithinBound) {
   // 32-token passes: a full chunk and a partial one; 512 (the default): one chunk.
-  ExpectBatchedEqualsTokenByToken(SharedModel(GetParam()), 32);
-  ExpectBatchedEqualsTokenByToken(SharedModel(GetParam()), 512);
+  ExpectBatchedMatchesTokenByToken(SharedModel(GetParam()), 32);
+  ExpectBatchedMatchesTokenByToken(SharedModel(GetParam()), 512);
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, PerPreset,

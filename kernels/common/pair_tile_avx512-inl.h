@@ -232,37 +232,12 @@ void Rows(const typename Decoder::Block* w, size_t row_stride, size_t rows, cons
 
 // Row tile of the gemv: four rows share each packed activation load.
 inline constexpr int kGemvRows = 4;
-// Gemm tile: 2 rows x 4 tokens (16 accumulators; activations are memory operands).
-inline constexpr int kGemmRows = 2;
-inline constexpr int kGemmTokens = 4;
-
 // The gemv of the kernel contracts: y[r] = dot(row r, x) for r < rows.
 template <class Decoder>
 void Gemv(const typename Decoder::Block* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
           size_t n_blocks, float* y) {
   const PackedPair* xp = Pack<Decoder::kOrder>(x, 0, 1, n_blocks, (n_blocks + 1) / 2);
   Rows<Decoder, kGemvRows, 1>(w, row_stride, rows, xp, 0, n_blocks, y, 0);
-}
-
-// The gemm of the kernel contracts: y[t * y_stride + r] = dot(row r, token t).
-template <class Decoder>
-void Gemm(const typename Decoder::Block* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
-          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  const size_t pairs = (n_blocks + 1) / 2;
-  const PackedPair* xp = Pack<Decoder::kOrder>(x, x_stride, n_tokens, n_blocks, pairs);
-  size_t t = 0;
-  for (; t + kGemmTokens <= n_tokens; t += kGemmTokens) {
-    Rows<Decoder, kGemmRows, kGemmTokens>(w, row_stride, rows, xp + t * pairs, pairs, n_blocks,
-                                          y + t * y_stride, y_stride);
-  }
-  const PackedPair* xt = xp + t * pairs;
-  float* yt = y + t * y_stride;
-  switch (n_tokens - t) {
-    case 3: Rows<Decoder, kGemmRows, 3>(w, row_stride, rows, xt, pairs, n_blocks, yt, y_stride); break;
-    case 2: Rows<Decoder, kGemmRows, 2>(w, row_stride, rows, xt, pairs, n_blocks, yt, y_stride); break;
-    case 1: Rows<Decoder, kGemvRows, 1>(w, row_stride, rows, xt, pairs, n_blocks, yt, y_stride); break;
-    default: break;
-  }
 }
 
 }  // namespace cpubrrr::pair_tile

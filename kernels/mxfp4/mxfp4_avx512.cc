@@ -1,28 +1,22 @@
-// AVX-512 VNNI MXFP4 x Q8_0 gemv/gemm: two blocks per 512-bit register, nibbles looked
-// up with vpshufb, on the shared pair tile (kernels/common/pair_tile_avx512-inl.h).
+// AVX-512 VNNI MXFP4 x Q8_0 gemv in ggml's x86 order: two blocks per 512-bit register,
+// nibbles looked up with vpshufb, on the shared pair tile (the gemm is in
+// mxfp4_lanes_avx512.cc).
 #include <immintrin.h>
 
 #include "kernels/common/pair_tile_avx512-inl.h"
+#include "kernels/mxfp4/code_plus128.h"
 #include "kernels/mxfp4/e8m0_table.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"
 
 namespace cpubrrr {
 namespace {
 
-// vpdpbusd multiplies unsigned by signed bytes, so the lookup yields each doubled E2M1
-// value plus 128 (116..140); the pair tile removes the 128 with the packed offsets.
-alignas(64) constexpr uint8_t kCodePlus128[64] = {
-    128, 129, 130, 131, 132, 134, 136, 140, 128, 127, 126, 125, 124, 122, 120, 116,
-    128, 129, 130, 131, 132, 134, 136, 140, 128, 127, 126, 125, 124, 122, 120, 116,
-    128, 129, 130, 131, 132, 134, 136, 140, 128, 127, 126, 125, 124, 122, 120, 116,
-    128, 129, 130, 131, 132, 134, 136, 140, 128, 127, 126, 125, 124, 122, 120, 116};
-
 // Decodes MXFP4 pairs: low nibbles of both blocks, then high nibbles (kHalves).
 struct Mxfp4Pairs {
   using Block = BlockMxfp4;
   static constexpr pair_tile::LaneOrder kOrder = pair_tile::LaneOrder::kHalves;
   static constexpr pair_tile::Accumulation kAccumulation = pair_tile::Accumulation::kEvenOdd8;
-  const __m512i lut = _mm512_load_si512(kCodePlus128);
+  const __m512i lut = _mm512_load_si512(kMxfp4CodePlus128);
   const __m512i low4 = _mm512_set1_epi8(0x0F);
 
   __m512i Weights(const BlockMxfp4& b0, const BlockMxfp4* b1) const {
@@ -45,12 +39,6 @@ struct Mxfp4Pairs {
 void GemvMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y) {
   pair_tile::Gemv<Mxfp4Pairs>(w, row_stride, rows, x, n_blocks, y);
-}
-
-void GemmMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
-                     const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
-                     size_t n_blocks, float* y, size_t y_stride) {
-  pair_tile::Gemm<Mxfp4Pairs>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

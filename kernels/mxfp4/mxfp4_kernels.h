@@ -30,6 +30,9 @@ struct Mxfp4Kernels {
   uint32_t required;
   Mxfp4GemvFn gemv;
   Mxfp4GemmFn gemm;
+  // True when the gemm equals the oracle bit for bit on every input (the AVX-512 lane
+  // tile); else it equals the variant's gemv per token bit for bit.
+  bool gemm_is_oracle;
 };
 
 // Entry points of the variant libraries (:mxfp4_ref, :mxfp4_hwy, :mxfp4_avx512 on

@@ -8,14 +8,14 @@ namespace {
 constexpr Mxfp4Kernels kVariants[] = {
 #if defined(__aarch64__)
     // ZA-tile gemm; the gemv is the NEON dotprod one (one gemv+gemm pair per entry).
-    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, GemvMxfp4Sme, GemmMxfp4Sme},
-    {"neon_dot", kCpuNeon | kCpuNeonDot, GemvMxfp4Neon, GemmMxfp4Neon},
+    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, GemvMxfp4Sme, GemmMxfp4Sme, false},
+    {"neon_dot", kCpuNeon | kCpuNeonDot, GemvMxfp4Neon, GemmMxfp4Neon, false},
 #endif
 #if defined(__x86_64__)
-    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvMxfp4Avx512, GemmMxfp4Avx512},
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvMxfp4Avx512, GemmMxfp4Avx512, true},
 #endif
-    {"hwy", kCpuNone, GemvMxfp4Hwy, GemmMxfp4Hwy},
-    {"ref", kCpuNone, GemvMxfp4Ref, GemmMxfp4Ref},
+    {"hwy", kCpuNone, GemvMxfp4Hwy, GemmMxfp4Hwy, false},
+    {"ref", kCpuNone, GemvMxfp4Ref, GemmMxfp4Ref, true},
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
-// AVX-512 Q8_0 activation quantizer and VNNI Q8_0 x Q8_0 gemv/gemm on the shared pair tile.
+// AVX-512 Q8_0 activation quantizer and VNNI Q8_0 x Q8_0 gemv on the shared pair tile (in
+// ggml's x86 order; the gemm is in q8_0_lanes_avx512.cc).
 #include <immintrin.h>
 
 #include "kernels/common/pair_tile_avx512-inl.h"
@@ -52,12 +53,6 @@ void QuantizeQ8_0Avx512(const float* x, BlockQ8_0* y, size_t n_blocks) {
 void GemvQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y) {
   pair_tile::Gemv<Q8_0Pairs>(w, row_stride, rows, x, n_blocks, y);
-}
-
-void GemmQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows,
-                     const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
-                     size_t n_blocks, float* y, size_t y_stride) {
-  pair_tile::Gemm<Q8_0Pairs>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -40,6 +40,9 @@ struct Q8_0Kernels {
   Q8_0QuantizeFn quantize;
   Q8_0GemvFn gemv;
   Q8_0GemmFn gemm;
+  // True when the gemm equals the oracle bit for bit on every input (the AVX-512 lane
+  // tile); else it equals the variant's gemv per token bit for bit.
+  bool gemm_is_oracle;
 };
 
 // Entry points of the variant libraries (:q8_0_ref, :q8_0_hwy, :q8_0_avx512 on x86-64,

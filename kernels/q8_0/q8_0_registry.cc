@@ -8,15 +8,15 @@ namespace {
 constexpr Q8_0Kernels kVariants[] = {
 #if defined(__aarch64__)
     // SMOPA gemm; gemv and quantizer are the NEON dotprod ones (one gemv+gemm per entry).
-    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, GemvQ8_0Sme, GemmQ8_0Sme},
-    {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, GemvQ8_0Neon, GemmQ8_0Neon},
+    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, GemvQ8_0Sme, GemmQ8_0Sme, false},
+    {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, GemvQ8_0Neon, GemmQ8_0Neon, false},
 #endif
 #if defined(__x86_64__)
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, GemvQ8_0Avx512,
-     GemmQ8_0Avx512},
+     GemmQ8_0Avx512, true},
 #endif
-    {"hwy", kCpuNone, QuantizeQ8_0Hwy, GemvQ8_0Hwy, GemmQ8_0Hwy},
-    {"ref", kCpuNone, QuantizeQ8_0Ref, GemvQ8_0Ref, GemmQ8_0Ref},
+    {"hwy", kCpuNone, QuantizeQ8_0Hwy, GemvQ8_0Hwy, GemmQ8_0Hwy, false},
+    {"ref", kCpuNone, QuantizeQ8_0Ref, GemvQ8_0Ref, GemmQ8_0Ref, true},
 };
 
 }  // namespace

@@ -28,7 +28,7 @@ TEST_P(GreedyVsLlama, SixtyFourFreeRunningGreedyTokensEqualLlamaCpp) {
   absl::StatusOr<TinyModel> tiny = WriteTinyModel(GetParam(), false, 5, "");
   ASSERT_TRUE(tiny.ok()) << tiny.status();
   absl::StatusOr<std::unique_ptr<Model>> model =
-      LoadModel(tiny->path, {.n_threads = 2, .kv_type = KvCacheType::kF32});
+      LoadModel(tiny->path, {.n_threads = 2, .kv_type = KvCacheType::kF32, .max_batch_tokens = 1});
   ASSERT_TRUE(model.ok()) << model.status();
   const uint32_t n_vocab = (*model)->info().n_vocab;
   for (const char* prompt : kPrompts) {

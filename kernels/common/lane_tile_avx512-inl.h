@@ -1,0 +1,202 @@
+// AVX-512 VNNI gemm with one weight row per int32 lane, for 32-value block formats against
+// Q8_0 activations, in the scalar oracle's float order; formats supply a block decoder.
+// Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, F16C and
+// -ffp-contract=off (the oracle's multiplies and adds are separate roundings).
+//
+// Sixteen rows share a register: lane i holds four weight bytes of one row, so one
+// vpdpbusd with the matching four activation bytes broadcast advances sixteen rows'
+// integer dots, eight finish a block, and the float step runs once per block for sixteen
+// rows: sum += (d_w * d_x) * isum, block by block, as the oracles do, so every result
+// equals the oracle's bit for bit, whatever the tile. Each 32-row panel is decoded once
+// per call into a scratch buffer and then meets every token in tiles of six.
+#ifndef CPUBRRR_KERNELS_COMMON_LANE_TILE_AVX512_INL_H_
+#define CPUBRRR_KERNELS_COMMON_LANE_TILE_AVX512_INL_H_
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "quant/fp16.h"
+#include "quant/q8_0.h"
+
+namespace cpubrrr::lane_tile {
+
+constexpr int kGroupRows = 16;             // rows per register
+constexpr int kPanelGroups = 2;            // registers of rows per panel
+constexpr int kPanelRows = kGroupRows * kPanelGroups;
+constexpr int kTokenTile = 6;              // tokens per register tile
+
+// Lane i of a group holds row kLaneRow[i] (the 4 x 4 dword transposes below put row
+// 4a + c in lane 4c + a); the table is its own inverse.
+alignas(64) inline constexpr int32_t kLaneRow[16] = {0, 4, 8, 12, 1, 5, 9, 13,
+                                                     2, 6, 10, 14, 3, 7, 11, 15};
+
+// One block of 16 rows ready for vpdpbusd: q[k] holds in lane i the values 4k .. 4k + 3
+// of row kLaneRow[i] as unsigned bytes (value plus the format's offset); d holds each
+// lane's weight scale d_w.
+struct alignas(64) LaneBlock {
+  __m512i q[8];
+  __m512 d;
+};
+
+// Returns, for the 16 rows at rows[r] + offset (16 bytes each), four vectors: t[k] holds
+// in lane i dword k of row kLaneRow[i].
+__attribute__((always_inline)) inline void TransposeDwords(const uint8_t* const rows[kGroupRows],
+                                                          size_t offset, __m512i t[4]) {
+  __m512i quads[4];
+#pragma GCC unroll 4
+  for (int a = 0; a < 4; ++a) {
+    auto at = [&](int c) __attribute__((always_inline)) {
+      return _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[4 * a + c] + offset));
+    };
+    const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(at(0)), at(1), 1);
+    const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(at(2)), at(3), 1);
+    quads[a] = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+  }
+  // In each 128-bit lane c (rows c, 4 + c, 8 + c, 12 + c): a 4 x 4 dword transpose.
+  const __m512i u0 = _mm512_unpacklo_epi32(quads[0], quads[1]);
+  const __m512i u1 = _mm512_unpackhi_epi32(quads[0], quads[1]);
+  const __m512i u2 = _mm512_unpacklo_epi32(quads[2], quads[3]);
+  const __m512i u3 = _mm512_unpackhi_epi32(quads[2], quads[3]);
+  t[0] = _mm512_unpacklo_epi64(u0, u2);
+  t[1] = _mm512_unpackhi_epi64(u0, u2);
+  t[2] = _mm512_unpacklo_epi64(u1, u3);
+  t[3] = _mm512_unpackhi_epi64(u1, u3);
+}
+
+// One token's activations as the tile reads them: the quants of every block back to back,
+// and per block -128 * (sum of its quants) (the weights enter vpdpbusd plus 128) and d_x.
+struct TokenView {
+  const int8_t* q;
+  const int32_t* seed;
+  const float* d;
+};
+
+// Packs n_tokens tokens (x_stride blocks apart) into this thread's buffer; token t's view
+// is views[t].
+inline void PackTokens(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, size_t n_blocks,
+                       std::vector<TokenView>& views) {
+  const size_t q_bytes = (n_blocks * 32 + 63) / 64 * 64;
+  const size_t terms_bytes = (n_blocks * 4 + 63) / 64 * 64;
+  const size_t token_bytes = q_bytes + 2 * terms_bytes;
+  thread_local std::vector<__m512i> buffer;
+  if (buffer.size() * 64 < n_tokens * token_bytes) buffer.resize(n_tokens * token_bytes / 64);
+  views.resize(n_tokens);
+  char* base = reinterpret_cast<char*>(buffer.data());
+  for (size_t t = 0; t < n_tokens; ++t) {
+    char* at = base + t * token_bytes;
+    int8_t* q = reinterpret_cast<int8_t*>(at);
+    int32_t* seed = reinterpret_cast<int32_t*>(at + q_bytes);
+    float* d = reinterpret_cast<float*>(at + q_bytes + terms_bytes);
+    for (size_t b = 0; b < n_blocks; ++b) {
+      const BlockQ8_0& xb = x[t * x_stride + b];
+      const __m256i qs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.qs));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 32 * b), qs);
+      const __m512i wide = _mm512_cvtepi8_epi16(qs);
+      seed[b] = -128 * _mm512_reduce_add_epi32(_mm512_madd_epi16(wide, _mm512_set1_epi16(1)));
+      d[b] = Fp16ToFp32(xb.d);
+    }
+    views[t] = {q, seed, d};
+  }
+}
+
+// Writes y[t * y_stride + r] for T tokens and the panel's first n_rows rows; the panel
+// holds n_blocks x kPanelGroups LaneBlocks, block b of group g at panel[b * 2 + g].
+template <int T>
+void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens, float* y,
+               size_t y_stride, int n_rows) {
+  __m512 acc[kPanelGroups][T];
+#pragma GCC unroll 8
+  for (int t = 0; t < T; ++t) {
+    acc[0][t] = _mm512_setzero_ps();
+    acc[1][t] = _mm512_setzero_ps();
+  }
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const LaneBlock& w0 = panel[2 * b];
+    const LaneBlock& w1 = panel[2 * b + 1];
+    __m512i dot[kPanelGroups][T];
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) {
+      dot[0][t] = dot[1][t] = _mm512_set1_epi32(tokens[t].seed[b]);
+    }
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) {
+      const __m512i q0 = _mm512_load_si512(&w0.q[k]);
+      const __m512i q1 = _mm512_load_si512(&w1.q[k]);
+#pragma GCC unroll 8
+      for (int t = 0; t < T; ++t) {
+        int32_t four;
+        std::memcpy(&four, tokens[t].q + 32 * b + 4 * k, 4);
+        const __m512i x4 = _mm512_set1_epi32(four);
+        dot[0][t] = _mm512_dpbusd_epi32(dot[0][t], q0, x4);
+        dot[1][t] = _mm512_dpbusd_epi32(dot[1][t], q1, x4);
+      }
+    }
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) {
+      const __m512 dx = _mm512_set1_ps(tokens[t].d[b]);
+      acc[0][t] = _mm512_add_ps(
+          acc[0][t], _mm512_mul_ps(_mm512_mul_ps(w0.d, dx), _mm512_cvtepi32_ps(dot[0][t])));
+      acc[1][t] = _mm512_add_ps(
+          acc[1][t], _mm512_mul_ps(_mm512_mul_ps(w1.d, dx), _mm512_cvtepi32_ps(dot[1][t])));
+    }
+  }
+  const __m512i to_rows = _mm512_load_si512(kLaneRow);  // its own inverse: lane of row r
+#pragma GCC unroll 2
+  for (int g = 0; g < kPanelGroups; ++g) {
+    const int valid_rows = n_rows - g * kGroupRows;
+    if (valid_rows <= 0) break;
+    const __mmask16 valid =
+        valid_rows >= kGroupRows ? 0xFFFF : static_cast<__mmask16>((1u << valid_rows) - 1);
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) {
+      _mm512_mask_storeu_ps(y + t * y_stride + g * kGroupRows, valid,
+                            _mm512_permutexvar_ps(to_rows, acc[g][t]));
+    }
+  }
+}
+
+using PanelTileFn = void (*)(const LaneBlock*, size_t, const TokenView*, float*, size_t, int);
+
+// Index t - 1 handles a tile of t tokens.
+inline constexpr PanelTileFn kPanelTiles[kTokenTile] = {PanelTile<1>, PanelTile<2>, PanelTile<3>,
+                                                        PanelTile<4>, PanelTile<5>, PanelTile<6>};
+
+// y[t * y_stride + r] = dot(row r, token t) for r < rows, t < n_tokens, with a Decoder:
+// Decoder::Block and a member Decode(rows, offset, out) writing the block that starts
+// `offset` bytes into each of 16 rows (rows[i], as bytes) into *out. Block b of row r is
+// w[r * row_stride + b]; token t's blocks start at x + t * x_stride.
+template <class Decoder>
+void Gemm(const typename Decoder::Block* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  using Block = typename Decoder::Block;
+  const Decoder decoder;
+  thread_local std::vector<TokenView> tokens;
+  PackTokens(x, x_stride, n_tokens, n_blocks, tokens);
+  thread_local std::vector<LaneBlock> panel;
+  if (panel.size() < n_blocks * kPanelGroups) panel.resize(n_blocks * kPanelGroups);
+  for (size_t r0 = 0; r0 < rows; r0 += kPanelRows) {
+    const int n_rows = static_cast<int>(rows - r0 < kPanelRows ? rows - r0 : kPanelRows);
+    for (int g = 0; g < kPanelGroups; ++g) {
+      const uint8_t* group[kGroupRows];
+      for (int i = 0; i < kGroupRows; ++i) {
+        const int r = g * kGroupRows + i;
+        // Rows past the matrix repeat its first panel row; their lanes are never stored.
+        group[i] = reinterpret_cast<const uint8_t*>(w + (r0 + (r < n_rows ? r : 0)) * row_stride);
+      }
+      for (size_t b = 0; b < n_blocks; ++b) decoder.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
+    }
+    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
+      const size_t tile = n_tokens - t0 < kTokenTile ? n_tokens - t0 : kTokenTile;
+      kPanelTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
+                            y_stride, n_rows);
+    }
+  }
+}
+
+}  // namespace cpubrrr::lane_tile
+
+#endif  // CPUBRRR_KERNELS_COMMON_LANE_TILE_AVX512_INL_H_
