@@ -19,6 +19,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/common/prefetch.h"
 #include "quant/fp16.h"
 #include "quant/q8_0.h"
 
@@ -103,11 +104,19 @@ inline void PackTokens(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, siz
   }
 }
 
+// Rows of the panel after this one, to prefetch while this one computes: each block's
+// bytes of every row (the panel decode would otherwise wait for memory row by row).
+struct NextPanel {
+  const uint8_t* rows[kPanelRows];
+  size_t block_bytes;
+};
+
 // Writes y[t * y_stride + r] for T tokens and the panel's first n_rows rows; the panel
 // holds n_blocks x kPanelGroups LaneBlocks, block b of group g at panel[b * 2 + g].
+// `next`, unless null, is prefetched block by block.
 template <int T>
 void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens, float* y,
-               size_t y_stride, int n_rows) {
+               size_t y_stride, int n_rows, const NextPanel* next) {
   __m512 acc[kPanelGroups][T];
 #pragma GCC unroll 8
   for (int t = 0; t < T; ++t) {
@@ -115,6 +124,10 @@ void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens,
     acc[1][t] = _mm512_setzero_ps();
   }
   for (size_t b = 0; b < n_blocks; ++b) {
+    if (next != nullptr) {
+#pragma GCC unroll 32
+      for (int r = 0; r < kPanelRows; ++r) PrefetchLine(next->rows[r] + b * next->block_bytes);
+    }
     const LaneBlock& w0 = panel[2 * b];
     const LaneBlock& w1 = panel[2 * b + 1];
     __m512i dot[kPanelGroups][T];
@@ -159,7 +172,8 @@ void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens,
   }
 }
 
-using PanelTileFn = void (*)(const LaneBlock*, size_t, const TokenView*, float*, size_t, int);
+using PanelTileFn = void (*)(const LaneBlock*, size_t, const TokenView*, float*, size_t, int,
+                             const NextPanel*);
 
 // Index t - 1 handles a tile of t tokens.
 inline constexpr PanelTileFn kPanelTiles[kTokenTile] = {PanelTile<1>, PanelTile<2>, PanelTile<3>,
@@ -178,21 +192,28 @@ void Gemm(const typename Decoder::Block* w, size_t row_stride, size_t rows, cons
   PackTokens(x, x_stride, n_tokens, n_blocks, tokens);
   thread_local std::vector<LaneBlock> panel;
   if (panel.size() < n_blocks * kPanelGroups) panel.resize(n_blocks * kPanelGroups);
+  // Row r of the matrix as bytes; rows past the end repeat row `first` (their lanes are
+  // never stored).
+  auto row_bytes = [&](size_t first, size_t r) {
+    return reinterpret_cast<const uint8_t*>(w + (r < rows ? r : first) * row_stride);
+  };
+  NextPanel next;
+  next.block_bytes = sizeof(Block);
   for (size_t r0 = 0; r0 < rows; r0 += kPanelRows) {
     const int n_rows = static_cast<int>(rows - r0 < kPanelRows ? rows - r0 : kPanelRows);
     for (int g = 0; g < kPanelGroups; ++g) {
       const uint8_t* group[kGroupRows];
-      for (int i = 0; i < kGroupRows; ++i) {
-        const int r = g * kGroupRows + i;
-        // Rows past the matrix repeat its first panel row; their lanes are never stored.
-        group[i] = reinterpret_cast<const uint8_t*>(w + (r0 + (r < n_rows ? r : 0)) * row_stride);
-      }
+      for (int i = 0; i < kGroupRows; ++i) group[i] = row_bytes(r0, r0 + g * kGroupRows + i);
       for (size_t b = 0; b < n_blocks; ++b) decoder.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
+    }
+    const bool has_next = r0 + kPanelRows < rows;
+    for (int i = 0; has_next && i < kPanelRows; ++i) {
+      next.rows[i] = row_bytes(r0 + kPanelRows, r0 + kPanelRows + i);
     }
     for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
       const size_t tile = n_tokens - t0 < kTokenTile ? n_tokens - t0 : kTokenTile;
       kPanelTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
-                            y_stride, n_rows);
+                            y_stride, n_rows, t0 == 0 && has_next ? &next : nullptr);
     }
   }
 }
