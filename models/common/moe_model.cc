@@ -389,9 +389,11 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
   float* const score_buf = session.scores(ctx.index());
   std::vector<float>& value_lanes = scratch_[ctx.index()].value_lanes;
   value_lanes.resize(64 * size_t{hd});
+  // Units run head-major: a token's cost grows with its position, so a token-major split
+  // would hand the last worker the longest rows of a prompt.
   const Range heads = ctx.Share(static_cast<size_t>(n) * nh);
   for (size_t u = heads.begin; u < heads.end; ++u) {
-    const uint32_t t = u / nh, h = u % nh, kvh = h / group, pos = pos0 + t;
+    const uint32_t t = u % n, h = u / n, kvh = h / group, pos = pos0 + t;
     const uint32_t first = c_.IsSlidingLayer(il) && pos + 1 > c_.sliding_window ? pos + 1 - c_.sliding_window : 0;
     const float* q = q_.data() + t * qd + h * hd;
     const bool f32 = cache.type() == KvCacheType::kF32;
