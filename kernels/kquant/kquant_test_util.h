@@ -59,31 +59,25 @@ std::string GemmDiff(GemmFn ours, GemmFn ref, const std::vector<Block>& w, size_
   return FloatBitsDiff(a.data(), b.data(), a.size());
 }
 
-// Checks a variant whose float steps follow another order than the oracle's (ggml's x86
-// order, kernels/kquant/ggml_x86_order.h) on one problem: runs its gemm on all tokens and
-// its gemv on each token alone, the oracle's gemm and `model`'s gemm (a scalar model of
-// the variant's order). Returns "" when both outputs equal the model's bit for bit (so
-// gemm == gemv: batched prefill equals token-by-token decoding), lie within
+// Checks a gemv whose float steps follow another order than the oracle's (ggml's x86
+// order, kernels/kquant/ggml_x86_order.h) on one problem: runs it on each of n_tokens
+// tokens, the oracle's gemm and `model`'s gemm (a scalar model of the variant's order).
+// Returns "" when the gemv's outputs equal the model's bit for bit, lie within
 // DotErrorBound(abs_sum(row, token), n_blocks) of the oracle's, and the gaps in y stay
 // untouched; else a message naming the first failure.
 template <typename GemvFn, typename GemmFn, typename Block, typename AbsSumFn>
-std::string OrderedDiff(GemvFn gemv, GemmFn gemm, GemmFn oracle, GemmFn model,
-                        const std::vector<Block>& w, size_t row_stride, size_t rows,
-                        const std::vector<BlockQ8K>& x, size_t x_stride, size_t n_tokens,
-                        size_t n_blocks, size_t y_stride, AbsSumFn abs_sum) {
+std::string OrderedGemvDiff(GemvFn gemv, GemmFn oracle, GemmFn model, const std::vector<Block>& w,
+                            size_t row_stride, size_t rows, const std::vector<BlockQ8K>& x,
+                            size_t x_stride, size_t n_tokens, size_t n_blocks, size_t y_stride,
+                            AbsSumFn abs_sum) {
   const size_t n = n_tokens * y_stride;
-  std::vector<float> got(n, Sentinel()), got_gemv(n, Sentinel()), want(n, Sentinel()),
-      exact(n, Sentinel());
-  gemm(w.data(), row_stride, rows, x.data(), x_stride, n_tokens, n_blocks, got.data(), y_stride);
+  std::vector<float> got(n, Sentinel()), want(n, Sentinel()), exact(n, Sentinel());
   for (size_t t = 0; t < n_tokens; ++t) {
-    gemv(w.data(), row_stride, rows, x.data() + t * x_stride, n_blocks,
-         got_gemv.data() + t * y_stride);
+    gemv(w.data(), row_stride, rows, x.data() + t * x_stride, n_blocks, got.data() + t * y_stride);
   }
   oracle(w.data(), row_stride, rows, x.data(), x_stride, n_tokens, n_blocks, want.data(), y_stride);
   model(w.data(), row_stride, rows, x.data(), x_stride, n_tokens, n_blocks, exact.data(), y_stride);
-  std::string diff = FloatBitsDiff(got.data(), exact.data(), n);
-  if (!diff.empty()) return "gemm vs model: " + diff;
-  diff = FloatBitsDiff(got_gemv.data(), exact.data(), n);
+  const std::string diff = FloatBitsDiff(got.data(), exact.data(), n);
   if (!diff.empty()) return "gemv vs model: " + diff;
   for (size_t t = 0; t < n_tokens; ++t) {
     for (size_t r = 0; r < rows; ++r) {

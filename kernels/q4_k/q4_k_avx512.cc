@@ -1,62 +1,18 @@
-// AVX-512 VNNI Q4_K x Q8_K gemv and gemm (vpdpbusd on unsigned nibbles), ggml's float order.
+// AVX-512 VNNI Q4_K x Q8_K gemv (vpdpbusd on unsigned nibbles) in ggml's float order; the
+// gemm, in the oracle's order, is in q4_k_lanes_avx512.cc.
 #include "kernels/q4_k/q4_k_avx512.h"
 
 #include <immintrin.h>
 
-#include <cstring>
 #include <vector>
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
-#include "kernels/kquant/gemm_groups.h"
 #include "kernels/kquant/gemv_tiles.h"
 #include "kernels/kquant/ggml_x86_order.h"
-#include "kernels/kquant/q4_k_scales.h"
 
 namespace cpubrrr {
 namespace {
-
-// One block of one row, ready for vpdpbusd against 64 contiguous activation quants.
-// q[k] holds sub-block 2k in bytes 0..31 and sub-block 2k+1 in bytes 32..63 (so it lines
-// up with x.qs[64k .. 64k+64)); s[k] holds the matching scales as int32 lanes (sc_2k in
-// lanes 0..7, sc_2k+1 in lanes 8..15; upper 16 bits zero for vpdpwssd).
-struct Q4Block {
-  __m512i q[4];
-  __m512i s[4];
-};
-
-inline Q4Block LoadBlock(const BlockQ4K& b, uint64_t sc) {
-  // The 32 bytes of a sub-block pair are copied to both halves; the upper half is shifted
-  // right 4 bits so that masking leaves the high nibbles there and the low nibbles below.
-  const __m512i shifts = _mm512_set_epi64(4, 4, 4, 4, 0, 0, 0, 0);
-  const __m512i low4 = _mm512_set1_epi8(0x0F);
-  const __m512i sc32 = _mm512_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(sc)));
-  Q4Block out;
-#pragma GCC unroll 4
-  for (int k = 0; k < 4; ++k) {
-    const __m256i pair = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qs + 32 * k));
-    out.q[k] = _mm512_and_si512(_mm512_srlv_epi64(_mm512_broadcast_i64x4(pair), shifts), low4);
-    const __m512i idx = _mm512_set_epi32(2 * k + 1, 2 * k + 1, 2 * k + 1, 2 * k + 1, 2 * k + 1,
-                                         2 * k + 1, 2 * k + 1, 2 * k + 1, 2 * k, 2 * k, 2 * k,
-                                         2 * k, 2 * k, 2 * k, 2 * k, 2 * k);
-    out.s[k] = _mm512_permutexvar_epi32(idx, sc32);
-  }
-  return out;
-}
-
-// Returns int32 lanes summing to isum = sum_j sc_j * dot(q_j, x_j) for one block. A
-// vpdpbusd lane holds 4 products of at most 15 * 128, so it fits the int16 that vpdpwssd
-// reads from its low half (the high half is only sign bits, multiplied by zero).
-inline __m512i ScaledDots(const Q4Block& w, const int8_t* xq) {
-  __m512i acc = _mm512_setzero_si512();
-#pragma GCC unroll 4
-  for (int k = 0; k < 4; ++k) {
-    const __m512i xv = _mm512_loadu_si512(xq + 64 * k);
-    const __m512i dot = _mm512_dpbusd_epi32(_mm512_setzero_si512(), w.q[k], xv);
-    acc = _mm512_dpwssd_epi32(acc, dot, w.s[k]);
-  }
-  return acc;
-}
 
 // One block of activations for the gemv, in the order a 64-byte load of weight nibbles
 // comes out: q[2h] holds elements 128h + [0, 32) and 128h + [64, 96) (the low nibbles of
@@ -150,7 +106,7 @@ alignas(64) constexpr uint32_t kScaleSelect[4][16] = {
 
 // Stores the float lanes of a tile's accumulators and writes y[r] = Sum8(acc of row r) +
 // Sum4(min lanes of row r) for r < n: acc[p] holds rows 2p, 2p + 1 (8 lanes each), accm[g]
-// rows 4g .. 4g + 3 (4 lanes each), the layouts the gemv and the gemm share per token.
+// rows 4g .. 4g + 3 (4 lanes each).
 template <int kPairs, int kQuads>
 inline void FinishTile(const __m512 (&acc)[kPairs], const __m512 (&accm)[kQuads], int n,
                        float* y, size_t y_stride) {
@@ -262,109 +218,6 @@ void GemvRows(const BlockQ4K* w, size_t row_stride, const GemvX* xp, const Block
   FinishTile(acc, accm, R, y, 1);
 }
 
-// Activation-side data of up to 16 tokens for one block, shared by every row, in the
-// layouts of FinishTile: pairs[g] holds in 128-bit lane L the eight 32-element sums P_j of
-// token 4g + L (int16), d2[p] x.d of tokens 2p and 2p + 1 (8 lanes each), d4[g] x.d of
-// tokens 4g .. 4g + 3 (4 lanes each).
-struct TokenBlock {
-  __m512i pairs[4];
-  __m512 d2[8];
-  __m512 d4[4];
-};
-
-// Returns this thread's buffer with the TokenBlocks of blocks [0, n_blocks) of T tokens.
-template <int T>
-const TokenBlock* PrepareTokens(const BlockQ8K* x, size_t x_stride, size_t n_blocks) {
-  thread_local std::vector<TokenBlock> buffer;
-  if (buffer.size() < n_blocks) buffer.resize(n_blocks);
-  for (size_t b = 0; b < n_blocks; ++b) {
-    alignas(64) int16_t p[16][8] = {};
-    alignas(64) float d[16] = {};
-    for (int t = 0; t < T; ++t) {
-      const BlockQ8K& xb = x[t * x_stride + b];
-      for (int j = 0; j < 8; ++j) {
-        p[t][j] = static_cast<int16_t>(xb.bsums[2 * j] + xb.bsums[2 * j + 1]);
-      }
-      d[t] = xb.d;
-    }
-    TokenBlock& out = buffer[b];
-    for (int g = 0; g < 4; ++g) out.pairs[g] = _mm512_load_si512(p[4 * g]);
-    const __m512 dv = _mm512_load_ps(d);
-    for (int q = 0; q < 8; ++q) {
-      out.d2[q] = _mm512_permutexvar_ps(
-          _mm512_set_epi32(2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1,
-                           2 * q + 1, 2 * q + 1, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q,
-                           2 * q),
-          dv);
-    }
-    for (int g = 0; g < 4; ++g) {
-      const int o = 4 * g;
-      out.d4[g] = _mm512_permutexvar_ps(
-          _mm512_set_epi32(o + 3, o + 3, o + 3, o + 3, o + 2, o + 2, o + 2, o + 2, o + 1, o + 1,
-                           o + 1, o + 1, o, o, o, o),
-          dv);
-    }
-  }
-  return buffer.data();
-}
-
-// Computes y[t * y_stride + r] for T <= 16 tokens and every row in ggml's order, the same
-// steps per (row, token) as GemvRows: each block of weights is unpacked once and used by
-// all T tokens, whose 16-lane vpdpwssd sums fold two tokens to a vector (AddHalves).
-template <int T>
-void GemmTokens(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                size_t x_stride, size_t n_blocks, float* y, size_t y_stride) {
-  constexpr int kPairs = (T + 1) / 2, kQuads = (T + 3) / 4;
-  struct alignas(64) State {
-    __m512 acc[kPairs];
-    __m512 accm[kQuads];
-  };
-  const TokenBlock* tokens = PrepareTokens<T>(x, x_stride, n_blocks);
-  auto row_chunk = [&](size_t row, size_t b0, size_t n, State& s) __attribute__((always_inline)) {
-    for (size_t i = 0; i < n; ++i) {
-      const size_t b = b0 + i;
-      const BlockQ4K& blk = w[row * row_stride + b];
-      const Q4KScalesMins u = UnpackQ4KScales(blk.scales);
-      const Q4Block wb = LoadBlock(blk, u.sc);
-      const TokenBlock& tb = tokens[b];
-      const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
-#pragma GCC unroll 8
-      for (int p = 0; p < kPairs; ++p) {
-        const __m512i even = ScaledDots(wb, x[2 * p * x_stride + b].qs);
-        const __m512i odd = 2 * p + 1 < T ? ScaledDots(wb, x[(2 * p + 1) * x_stride + b].qs)
-                                          : _mm512_setzero_si512();
-        const __m512i l = avx512::AddHalves(even, odd);
-        s.acc[p] =
-            _mm512_fmadd_ps(_mm512_mul_ps(tb.d2[p], d), _mm512_cvtepi32_ps(l), s.acc[p]);
-      }
-      // -x.d * dmin: the product's sign flipped, as ggml's (-x.d) * dmin rounds.
-      const __m512 dmin = _mm512_set1_ps(-_cvtsh_ss(blk.dmin));
-      const __m512i m16 = _mm512_broadcast_i32x4(
-          _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(u.m))));
-#pragma GCC unroll 4
-      for (int g = 0; g < kQuads; ++g) {
-        const __m512i m = _mm512_madd_epi16(m16, tb.pairs[g]);
-        s.accm[g] = _mm512_fmadd_ps(_mm512_mul_ps(tb.d4[g], dmin), _mm512_cvtepi32_ps(m),
-                                    s.accm[g]);
-      }
-    }
-  };
-  kquant::GemmByGroups<State>(rows, n_blocks, row_chunk, [&](size_t row, const State& s) {
-    FinishTile(s.acc, s.accm, T, y + row, y_stride);
-  });
-}
-
-using GemmTokensFn = void (*)(const BlockQ4K*, size_t, size_t, const BlockQ8K*, size_t, size_t,
-                              float*, size_t);
-
-// Index t - 1 handles a tile of t tokens.
-constexpr GemmTokensFn kGemmTiles[16] = {
-    GemmTokens<1>,  GemmTokens<2>,  GemmTokens<3>,  GemmTokens<4>,
-    GemmTokens<5>,  GemmTokens<6>,  GemmTokens<7>,  GemmTokens<8>,
-    GemmTokens<9>,  GemmTokens<10>, GemmTokens<11>, GemmTokens<12>,
-    GemmTokens<13>, GemmTokens<14>, GemmTokens<15>, GemmTokens<16>,
-};
-
 using GemvRowsFn = void (*)(const BlockQ4K*, size_t, const GemvX*, const BlockQ8K*, size_t,
                             float*, const BlockQ4K*);
 
@@ -379,15 +232,6 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 void Q4KGemvAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y) {
   GemvByTiles(kGemvTiles, w, row_stride, rows, y, PackGemvX(x, n_blocks), x, n_blocks);
-}
-
-void Q4KGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  for (size_t t = 0; t < n_tokens; t += 16) {
-    const size_t tile = n_tokens - t < 16 ? n_tokens - t : 16;
-    kGemmTiles[tile - 1](w, row_stride, rows, x + t * x_stride, x_stride, n_blocks,
-                         y + t * y_stride, y_stride);
-  }
 }
 
 }  // namespace cpubrrr

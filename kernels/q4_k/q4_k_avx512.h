@@ -9,8 +9,9 @@
 
 namespace cpubrrr {
 
-// Q4KGemvFn (kernels/q4_k/q4_k_kernels.h): y[r] = dot(row r, x), bit-identical to the
-// oracle. Precondition: the CPU has AVX-512 F/BW/VL/VNNI.
+// Q4KGemvFn (kernels/q4_k/q4_k_kernels.h): y[r] = dot(row r, x), in ggml's x86 float order
+// (kernels/kquant/ggml_x86_order.h), within DotErrorBound of the oracle.
+// Precondition: the CPU has AVX-512 F/BW/VL/VNNI.
 void Q4KGemvAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y);
 

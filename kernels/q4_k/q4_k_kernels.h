@@ -19,7 +19,7 @@ using Q4KGemvFn = void (*)(const BlockQ4K* w, size_t row_stride, size_t rows, co
                            size_t n_blocks, float* y);
 
 // y[t * y_stride + r] = dot(row r, x + t * x_stride) for t < n_tokens, r < rows, each
-// computed exactly as Q4KGemvFn computes it; x_stride is in blocks, y_stride in floats.
+// computed exactly as the float step above; x_stride is in blocks, y_stride in floats.
 using Q4KGemmFn = void (*)(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                            size_t y_stride);
@@ -29,10 +29,12 @@ struct Q4KKernels {
   uint32_t required;  // CpuFeature bits (kernels/common/cpu_features.h) the variant needs
   Q4KGemvFn gemv;
   Q4KGemmFn gemm;
-  // false: the float step above, bit-identical to the oracle (Q4KGemvRef). true: ggml's
-  // x86 order instead (ggml_vec_dot_q4_K_q8_K, kernels/kquant/ggml_x86_order.h), the
-  // order that makes our outputs equal llama.cpp's; within DotErrorBound of the oracle.
-  bool ggml_x86_order;
+  // The gemm of every variant is bit-identical to the oracle (Q4KGemmRef). The gemv is too
+  // when this is false; when true (avx512_vnni) it follows ggml's x86 order instead
+  // (ggml_vec_dot_q4_K_q8_K, kernels/kquant/ggml_x86_order.h), the order that makes our decode
+  // outputs equal llama.cpp's, within DotErrorBound of the oracle (so there a token's
+  // gemm and gemv results may differ in the last bits).
+  bool gemv_ggml_x86_order;
 };
 
 }  // namespace cpubrrr

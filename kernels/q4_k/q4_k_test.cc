@@ -111,32 +111,31 @@ class Q4KVariantTest : public ::testing::TestWithParam<Q4KKernels> {
   }
 
   // The gemv on one token of x (rows of w, row_stride apart) against the oracle: bit for
-  // bit, or for a ggml-order variant through OrderedDiff. Returns "" when it passes.
+  // bit, or for a ggml-order gemv through OrderedGemvDiff. Returns "" when it passes.
   std::string GemvCheck(const std::vector<BlockQ4K>& w, size_t row_stride, size_t rows,
                         const std::vector<BlockQ8K>& x, size_t n_blocks) {
-    if (!GetParam().ggml_x86_order) {
+    if (!GetParam().gemv_ggml_x86_order) {
       return testing::GemvDiff(GetParam().gemv, Q4KGemvRef, w, row_stride, rows, x, n_blocks);
     }
-    return testing::OrderedDiff(GetParam().gemv, GetParam().gemm, Q4KGemmRef, GgmlOrderGemm, w,
-                                row_stride, rows, x, n_blocks, 1, n_blocks, rows + 9, AbsSum);
+    return testing::OrderedGemvDiff(GetParam().gemv, Q4KGemmRef, GgmlOrderGemm, w, row_stride,
+                                    rows, x, n_blocks, 1, n_blocks, rows + 9, AbsSum);
   }
 
-  // The gemm likewise (the gemv on each token too for a ggml-order variant).
+  // The gemm against the oracle, bit for bit for every variant; for a ggml-order gemv,
+  // that gemv on each token too.
   std::string GemmCheck(const std::vector<BlockQ4K>& w, size_t row_stride, size_t rows,
                         const std::vector<BlockQ8K>& x, size_t x_stride, size_t n_tokens,
                         size_t n_blocks, size_t y_stride) {
-    if (!GetParam().ggml_x86_order) {
-      return testing::GemmDiff(GetParam().gemm, Q4KGemmRef, w, row_stride, rows, x, x_stride,
-                               n_tokens, n_blocks, y_stride);
-    }
-    return testing::OrderedDiff(GetParam().gemv, GetParam().gemm, Q4KGemmRef, GgmlOrderGemm, w,
-                                row_stride, rows, x, x_stride, n_tokens, n_blocks, y_stride,
-                                AbsSum);
+    const std::string gemm = testing::GemmDiff(GetParam().gemm, Q4KGemmRef, w, row_stride, rows,
+                                               x, x_stride, n_tokens, n_blocks, y_stride);
+    if (!gemm.empty() || !GetParam().gemv_ggml_x86_order) return gemm;
+    return testing::OrderedGemvDiff(GetParam().gemv, Q4KGemmRef, GgmlOrderGemm, w, row_stride,
+                                    rows, x, x_stride, n_tokens, n_blocks, y_stride, AbsSum);
   }
 };
 
-// Row counts around the gemv row tile (8) and block counts around the gemm block chunk
-// (8), with rows padded to a larger stride.
+// Row counts around the gemv row tile (8) and block counts around 8, with rows padded to
+// a larger stride.
 TEST_P(Q4KVariantTest, GemvMatchesOracleOverShapes) {
   std::mt19937 rng(kSeed);
   for (size_t n_blocks : {1, 7, 8, 9, 17}) {
@@ -152,8 +151,8 @@ TEST_P(Q4KVariantTest, GemvMatchesOracleOverShapes) {
   }
 }
 
-// Token counts 1..17 around the gemm token tile (16) and block counts around the gemm
-// block chunk (8), with strided weights, activations and y. The gemm's row tile is one row.
+// Token counts 1..17 (around the AVX-512 gemm's token tile, 6, and its multiples) and
+// block counts 1..17, with strided weights, activations and y, on a few rows.
 TEST_P(Q4KVariantTest, GemmMatchesOracleOverShapes) {
   std::mt19937 rng(kSeed);
   constexpr size_t kRows = 3;
@@ -164,6 +163,24 @@ TEST_P(Q4KVariantTest, GemmMatchesOracleOverShapes) {
       const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
       EXPECT_EQ(GemmCheck(w, row_stride, kRows, x, x_stride, n_tokens, n_blocks, y_stride), "")
           << "seed " << kSeed << ", n_blocks " << n_blocks << ", tokens " << n_tokens;
+    }
+  }
+}
+
+// Row counts around the AVX-512 gemm's lane groups and panels (16, 32 rows) and token
+// counts around its token tile (6), with strided weights, activations and y.
+TEST_P(Q4KVariantTest, GemmMatchesOracleAroundLaneTiles) {
+  std::mt19937 rng(kSeed);
+  for (size_t n_blocks : {1, 3}) {
+    for (size_t rows : {15, 16, 17, 31, 32, 33}) {
+      for (size_t n_tokens : {1, 5, 6, 7, 13}) {
+        const size_t row_stride = n_blocks + 1, x_stride = n_blocks + 2, y_stride = rows + 5;
+        const auto w = RandomWeights(rows * row_stride, rng);
+        const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
+        EXPECT_EQ(GemmCheck(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y_stride), "")
+            << "seed " << kSeed << ", n_blocks " << n_blocks << ", rows " << rows << ", tokens "
+            << n_tokens;
+      }
     }
   }
 }

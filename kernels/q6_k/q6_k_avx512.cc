@@ -1,14 +1,12 @@
-// AVX-512 VNNI Q6_K x Q8_K gemv and gemm (vpdpbusd on unsigned 6-bit quants), ggml's float order.
+// AVX-512 VNNI Q6_K x Q8_K gemv (vpdpbusd on unsigned 6-bit quants) in ggml's float order;
+// the gemm, in the oracle's order, is in q6_k_lanes_avx512.cc.
 #include "kernels/q6_k/q6_k_avx512.h"
 
 #include <immintrin.h>
 
-#include <cstring>
-#include <vector>
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
-#include "kernels/kquant/gemm_groups.h"
 #include "kernels/kquant/gemv_tiles.h"
 #include "kernels/kquant/ggml_x86_order.h"
 
@@ -97,7 +95,7 @@ inline __m512i BiasLanes(__m512i s16, __m512i bsums) {
 }
 
 // Writes y[i * y_stride] = Sum8(float lanes of row or token i) for i < n; acc[p] holds
-// i = 2p, 2p + 1 (8 lanes each), the layout the gemv and the gemm share.
+// i = 2p, 2p + 1 (8 lanes each).
 template <int kPairs>
 inline void FinishTile(const __m512 (&acc)[kPairs], int n, float* y, size_t y_stride) {
   alignas(64) float lanes[kPairs][16];
@@ -159,88 +157,6 @@ void GemvRows(const BlockQ6K* w, size_t row_stride, const BlockQ8K* x, size_t n_
   FinishTile(acc, R, y, 1);
 }
 
-// Activation-side data of up to 16 tokens for one block, shared by every row, in the
-// layout of FinishTile: bsums[p] holds the 16 bsums of tokens 2p (low 256 bits) and
-// 2p + 1, d2[p] their x.d (8 lanes each).
-struct TokenBlock {
-  __m512i bsums[8];
-  __m512 d2[8];
-};
-
-// Returns this thread's buffer with the TokenBlocks of blocks [0, n_blocks) of T tokens.
-template <int T>
-const TokenBlock* PrepareTokens(const BlockQ8K* x, size_t x_stride, size_t n_blocks) {
-  thread_local std::vector<TokenBlock> buffer;
-  if (buffer.size() < n_blocks) buffer.resize(n_blocks);
-  for (size_t b = 0; b < n_blocks; ++b) {
-    alignas(64) int16_t s[16][16] = {};
-    alignas(64) float d[16] = {};
-    for (int t = 0; t < T; ++t) {
-      const BlockQ8K& xb = x[t * x_stride + b];
-      std::memcpy(s[t], xb.bsums, sizeof(xb.bsums));
-      d[t] = xb.d;
-    }
-    TokenBlock& out = buffer[b];
-    const __m512 dv = _mm512_load_ps(d);
-    for (int q = 0; q < 8; ++q) {
-      out.bsums[q] = _mm512_load_si512(s[2 * q]);
-      out.d2[q] = _mm512_permutexvar_ps(
-          _mm512_set_epi32(2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1, 2 * q + 1,
-                           2 * q + 1, 2 * q + 1, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q, 2 * q,
-                           2 * q),
-          dv);
-    }
-  }
-  return buffer.data();
-}
-
-// Computes y[t * y_stride + r] for T <= 16 tokens and every row in ggml's order, the same
-// steps per (row, token) as GemvRows: each block of weights is unpacked once and used by
-// all T tokens, whose 16-lane sums fold two tokens to a vector (AddHalves).
-template <int T>
-void GemmTokens(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                size_t x_stride, size_t n_blocks, float* y, size_t y_stride) {
-  constexpr int kPairs = (T + 1) / 2;
-  struct alignas(64) State {
-    __m512 acc[kPairs];
-  };
-  const TokenBlock* tokens = PrepareTokens<T>(x, x_stride, n_blocks);
-  auto row_chunk = [&](size_t row, size_t b0, size_t n, State& s) __attribute__((always_inline)) {
-    for (size_t i = 0; i < n; ++i) {
-      const size_t b = b0 + i;
-      const BlockQ6K& blk = w[row * row_stride + b];
-      const Q6Block wb = LoadBlock(blk);
-      const TokenBlock& tb = tokens[b];
-      const __m512 d = _mm512_set1_ps(_cvtsh_ss(blk.d));
-      const __m512i scales = _mm512_broadcast_i64x4(wb.s16);
-#pragma GCC unroll 8
-      for (int p = 0; p < kPairs; ++p) {
-        const __m512i even = ScaledDots(wb, x[2 * p * x_stride + b].qs);
-        const __m512i odd = 2 * p + 1 < T ? ScaledDots(wb, x[(2 * p + 1) * x_stride + b].qs)
-                                          : _mm512_setzero_si512();
-        const __m512i l = _mm512_sub_epi32(avx512::AddHalves(even, odd),
-                                           BiasLanes(scales, tb.bsums[p]));
-        s.acc[p] =
-            _mm512_fmadd_ps(_mm512_mul_ps(tb.d2[p], d), _mm512_cvtepi32_ps(l), s.acc[p]);
-      }
-    }
-  };
-  kquant::GemmByGroups<State>(rows, n_blocks, row_chunk, [&](size_t row, const State& s) {
-    FinishTile(s.acc, T, y + row, y_stride);
-  });
-}
-
-using GemmTokensFn = void (*)(const BlockQ6K*, size_t, size_t, const BlockQ8K*, size_t, size_t,
-                              float*, size_t);
-
-// Index t - 1 handles a tile of t tokens.
-constexpr GemmTokensFn kGemmTiles[16] = {
-    GemmTokens<1>,  GemmTokens<2>,  GemmTokens<3>,  GemmTokens<4>,
-    GemmTokens<5>,  GemmTokens<6>,  GemmTokens<7>,  GemmTokens<8>,
-    GemmTokens<9>,  GemmTokens<10>, GemmTokens<11>, GemmTokens<12>,
-    GemmTokens<13>, GemmTokens<14>, GemmTokens<15>, GemmTokens<16>,
-};
-
 using GemvRowsFn = void (*)(const BlockQ6K*, size_t, const BlockQ8K*, size_t, float*,
                             const BlockQ6K*);
 
@@ -255,15 +171,6 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 void Q6KGemvAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y) {
   GemvByTiles(kGemvTiles, w, row_stride, rows, y, x, n_blocks);
-}
-
-void Q6KGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  for (size_t t = 0; t < n_tokens; t += 16) {
-    const size_t tile = n_tokens - t < 16 ? n_tokens - t : 16;
-    kGemmTiles[tile - 1](w, row_stride, rows, x + t * x_stride, x_stride, n_blocks,
-                         y + t * y_stride, y_stride);
-  }
 }
 
 }  // namespace cpubrrr

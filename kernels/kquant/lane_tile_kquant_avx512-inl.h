@@ -1,0 +1,187 @@
+// AVX-512 VNNI gemm with one weight row per int32 lane for the K-quants (Q4_K, Q6_K)
+// against Q8_K activations, in the scalar oracles' order; formats supply a decoder.
+// Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, F16C and
+// -ffp-contract=off (the oracles' multiplies and adds are separate roundings).
+//
+// As in kernels/common/lane_tile_avx512-inl.h, lane i of a register holds four weight
+// bytes of row kLaneRow[i] and vpdpbusd meets them with four activation bytes broadcast.
+// Per 256-value superblock the integer sums are the oracle's, in another (exact) order:
+// each sub-block's dot (4 values per step, unsigned weights against signed activations)
+// is multiplied by the lane's scale and added to isum; a term of int16 pairs against the
+// token's 16-value sums (vpdpwssd) gives Q4_K's msum or Q6_K's -32 offset. Then the float
+// step once per superblock, operand for operand the oracle's, so every result equals the
+// oracle's bit for bit. Each 32-row panel is decoded once per call into a scratch buffer.
+#ifndef CPUBRRR_KERNELS_KQUANT_LANE_TILE_KQUANT_AVX512_INL_H_
+#define CPUBRRR_KERNELS_KQUANT_LANE_TILE_KQUANT_AVX512_INL_H_
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "kernels/common/lane_tile_avx512-inl.h"
+#include "quant/q8_k.h"
+
+namespace cpubrrr::kquant_lanes {
+
+using lane_tile::kGroupRows;
+using lane_tile::kLaneRow;
+using lane_tile::kPanelGroups;
+using lane_tile::kPanelRows;
+using lane_tile::kTokenTile;
+
+// One superblock of 16 rows with kSubs sub-blocks of 256 / kSubs values: q[s * steps + k]
+// holds in lane i the values 4k .. 4k + 3 of sub-block s of row kLaneRow[i] (unsigned
+// bytes), sc[s] its int32 scale, pairs[p] two int16 weights for the token sums
+// 2p, 2p + 1 (BlockQ8K::bsums order), d and dmin the float scales.
+template <int kSubs>
+struct alignas(64) LaneSuper {
+  __m512i q[64];
+  __m512i sc[kSubs];
+  __m512i pairs[8];
+  __m512 d;
+  __m512 dmin;
+};
+
+// One token's activations: its blocks and, per block, the 16-value sums as 8 int16 pairs
+// (the format decides whether they come from bsums or are recomputed from the quants).
+struct TokenView {
+  const BlockQ8K* x;
+  const int32_t* sums;
+};
+
+// Writes y[t * y_stride + r] for T tokens and the panel's first n_rows rows. F::kSubs
+// gives the sub-blocks per superblock; F::kMins selects Q4_K's float step
+// x.d * (d * isum - dmin * msum) (the pairs term is msum) over Q6_K's x.d * (d * isum)
+// (the pairs term is part of isum).
+template <class F, int T>
+void PanelTile(const LaneSuper<F::kSubs>* panel, size_t n_blocks, const TokenView* tokens,
+               float* y, size_t y_stride, int n_rows) {
+  constexpr int kSteps = 64 / F::kSubs;  // vpdpbusd steps per sub-block
+  __m512 acc[kPanelGroups][T];
+#pragma GCC unroll 8
+  for (int t = 0; t < T; ++t) acc[0][t] = acc[1][t] = _mm512_setzero_ps();
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const LaneSuper<F::kSubs>* w[kPanelGroups] = {&panel[2 * b], &panel[2 * b + 1]};
+    const int8_t* xq[T];
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) xq[t] = tokens[t].x[b].qs;
+    __m512i isum[kPanelGroups][T];
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) isum[0][t] = isum[1][t] = _mm512_setzero_si512();
+#pragma GCC unroll 1
+    for (int s = 0; s < F::kSubs; ++s) {
+      __m512i dot[kPanelGroups][T];
+#pragma GCC unroll 8
+      for (int t = 0; t < T; ++t) dot[0][t] = dot[1][t] = _mm512_setzero_si512();
+#pragma GCC unroll 8
+      for (int k = 0; k < kSteps; ++k) {
+        const __m512i q0 = _mm512_load_si512(&w[0]->q[s * kSteps + k]);
+        const __m512i q1 = _mm512_load_si512(&w[1]->q[s * kSteps + k]);
+#pragma GCC unroll 8
+        for (int t = 0; t < T; ++t) {
+          int32_t four;
+          std::memcpy(&four, xq[t] + 4 * (s * kSteps + k), 4);
+          const __m512i x4 = _mm512_set1_epi32(four);
+          dot[0][t] = _mm512_dpbusd_epi32(dot[0][t], q0, x4);
+          dot[1][t] = _mm512_dpbusd_epi32(dot[1][t], q1, x4);
+        }
+      }
+#pragma GCC unroll 2
+      for (int g = 0; g < kPanelGroups; ++g) {
+        const __m512i sc = _mm512_load_si512(&w[g]->sc[s]);
+#pragma GCC unroll 8
+        for (int t = 0; t < T; ++t) {
+          isum[g][t] = _mm512_add_epi32(isum[g][t], _mm512_mullo_epi32(dot[g][t], sc));
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) {
+      const __m512 xd = _mm512_set1_ps(tokens[t].x[b].d);
+      const int32_t* sums = tokens[t].sums + 8 * b;
+#pragma GCC unroll 2
+      for (int g = 0; g < kPanelGroups; ++g) {
+        __m512i pair_sum = _mm512_setzero_si512();
+#pragma GCC unroll 8
+        for (int p = 0; p < 8; ++p) {
+          pair_sum = _mm512_dpwssd_epi32(pair_sum, _mm512_load_si512(&w[g]->pairs[p]),
+                                         _mm512_set1_epi32(sums[p]));
+        }
+        __m512 inner;
+        if constexpr (F::kMins) {
+          inner = _mm512_sub_ps(_mm512_mul_ps(w[g]->d, _mm512_cvtepi32_ps(isum[g][t])),
+                                _mm512_mul_ps(w[g]->dmin, _mm512_cvtepi32_ps(pair_sum)));
+        } else {
+          inner = _mm512_mul_ps(w[g]->d,
+                                _mm512_cvtepi32_ps(_mm512_add_epi32(isum[g][t], pair_sum)));
+        }
+        acc[g][t] = _mm512_add_ps(acc[g][t], _mm512_mul_ps(xd, inner));
+      }
+    }
+  }
+  const __m512i to_rows = _mm512_load_si512(kLaneRow);  // its own inverse: lane of row r
+#pragma GCC unroll 2
+  for (int g = 0; g < kPanelGroups; ++g) {
+    const int valid_rows = n_rows - g * kGroupRows;
+    if (valid_rows <= 0) break;
+    const __mmask16 valid =
+        valid_rows >= kGroupRows ? 0xFFFF : static_cast<__mmask16>((1u << valid_rows) - 1);
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) {
+      _mm512_mask_storeu_ps(y + t * y_stride + g * kGroupRows, valid,
+                            _mm512_permutexvar_ps(to_rows, acc[g][t]));
+    }
+  }
+}
+
+// y[t * y_stride + r] = dot(row r, token t) for r < rows, t < n_tokens, with a format F:
+// F::Block, kSubs, kMins, a member Decode(rows, offset, out) writing the superblock that
+// starts `offset` bytes into each of 16 rows (rows[i], as bytes) into *out, and a member
+// Sums(x, out) writing one activation block's 8 int16 pairs of 16-value sums. Block b of
+// row r is w[r * row_stride + b]; token t's blocks start at x + t * x_stride.
+template <class F>
+void Gemm(const typename F::Block* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  using Block = typename F::Block;
+  using Lanes = LaneSuper<F::kSubs>;
+  using TileFn = void (*)(const Lanes*, size_t, const TokenView*, float*, size_t, int);
+  static constexpr TileFn kTiles[kTokenTile] = {PanelTile<F, 1>, PanelTile<F, 2>,
+                                                PanelTile<F, 3>, PanelTile<F, 4>,
+                                                PanelTile<F, 5>, PanelTile<F, 6>};
+  const F format;
+  thread_local std::vector<int32_t> sums;
+  thread_local std::vector<TokenView> tokens;
+  if (sums.size() < n_tokens * n_blocks * 8) sums.resize(n_tokens * n_blocks * 8);
+  tokens.resize(n_tokens);
+  for (size_t t = 0; t < n_tokens; ++t) {
+    const BlockQ8K* xt = x + t * x_stride;
+    for (size_t b = 0; b < n_blocks; ++b) format.Sums(xt[b], &sums[(t * n_blocks + b) * 8]);
+    tokens[t] = {xt, &sums[t * n_blocks * 8]};
+  }
+  thread_local std::vector<Lanes> panel;
+  if (panel.size() < n_blocks * kPanelGroups) panel.resize(n_blocks * kPanelGroups);
+  for (size_t r0 = 0; r0 < rows; r0 += kPanelRows) {
+    const int n_rows = static_cast<int>(rows - r0 < kPanelRows ? rows - r0 : kPanelRows);
+    for (int g = 0; g < kPanelGroups; ++g) {
+      const uint8_t* group[kGroupRows];
+      for (int i = 0; i < kGroupRows; ++i) {
+        const int r = g * kGroupRows + i;
+        // Rows past the matrix repeat its first panel row; their lanes are never stored.
+        group[i] = reinterpret_cast<const uint8_t*>(w + (r0 + (r < n_rows ? r : 0)) * row_stride);
+      }
+      for (size_t b = 0; b < n_blocks; ++b) format.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
+    }
+    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
+      const size_t tile = n_tokens - t0 < kTokenTile ? n_tokens - t0 : kTokenTile;
+      kTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
+                       y_stride, n_rows);
+    }
+  }
+}
+
+}  // namespace cpubrrr::kquant_lanes
+
+#endif  // CPUBRRR_KERNELS_KQUANT_LANE_TILE_KQUANT_AVX512_INL_H_

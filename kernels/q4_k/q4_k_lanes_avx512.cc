@@ -1,0 +1,77 @@
+// AVX-512 VNNI Q4_K x Q8_K gemm on the K-quant lane tile
+// (kernels/kquant/lane_tile_kquant_avx512-inl.h): bit for bit the oracle's results.
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/kquant/lane_tile_kquant_avx512-inl.h"
+#include "kernels/q4_k/q4_k_avx512.h"
+
+namespace cpubrrr {
+namespace {
+
+// Decodes one Q4_K superblock of 16 rows: nibbles as bytes (sub-block 2p in the low
+// nibbles of qs[32p ..], 2p + 1 in the high ones), the 6-bit scales as int32, each min m_j
+// as the int16 pair (m_j, m_j) against the bsums 2j, 2j + 1, and d, dmin as floats.
+struct Q4KLanes {
+  using Block = BlockQ4K;
+  static constexpr int kSubs = 8;
+  static constexpr bool kMins = true;
+
+  __attribute__((always_inline)) void Decode(const uint8_t* const rows[kquant_lanes::kGroupRows],
+                                             size_t offset, kquant_lanes::LaneSuper<8>* out) const {
+    const __m512i low4 = _mm512_set1_epi8(0x0F);
+    // Header dwords per lane: d | dmin << 16, then the scale bytes a (0..3), b (4..7), c (8..11).
+    __m512i h[4];
+    lane_tile::TransposeDwords(rows, offset + offsetof(BlockQ4K, d), h);
+    // As UnpackQ4KScales (kernels/kquant/q4_k_scales.h), per lane.
+    const __m512i low6 = _mm512_set1_epi8(0x3F), bits45 = _mm512_set1_epi8(0x30);
+    const __m512i sc_lo = _mm512_and_si512(h[1], low6);
+    const __m512i m_lo = _mm512_and_si512(h[2], low6);
+    const __m512i sc_hi = _mm512_or_si512(_mm512_and_si512(h[3], low4),
+                                          _mm512_and_si512(_mm512_srli_epi32(h[1], 2), bits45));
+    const __m512i m_hi =
+        _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(h[3], 4), low4),
+                        _mm512_and_si512(_mm512_srli_epi32(h[2], 2), bits45));
+    const __m512i byte = _mm512_set1_epi32(0xFF);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; ++j) {
+      out->sc[j] = _mm512_and_si512(_mm512_srli_epi32(sc_lo, 8 * j), byte);
+      out->sc[4 + j] = _mm512_and_si512(_mm512_srli_epi32(sc_hi, 8 * j), byte);
+      const __m512i m = _mm512_and_si512(_mm512_srli_epi32(m_lo, 8 * j), byte);
+      const __m512i m4 = _mm512_and_si512(_mm512_srli_epi32(m_hi, 8 * j), byte);
+      out->pairs[j] = _mm512_or_si512(m, _mm512_slli_epi32(m, 16));
+      out->pairs[4 + j] = _mm512_or_si512(m4, _mm512_slli_epi32(m4, 16));
+    }
+    out->d = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(h[0]));
+    out->dmin = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(h[0], 16)));
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; ++p) {
+#pragma GCC unroll 2
+      for (int half = 0; half < 2; ++half) {
+        __m512i t[4];
+        lane_tile::TransposeDwords(rows, offset + offsetof(BlockQ4K, qs) + 32 * p + 16 * half, t);
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; ++k) {
+          out->q[8 * (2 * p) + 4 * half + k] = _mm512_and_si512(t[k], low4);
+          out->q[8 * (2 * p + 1) + 4 * half + k] =
+              _mm512_and_si512(_mm512_srli_epi32(t[k], 4), low4);
+        }
+      }
+    }
+  }
+
+  // The token's bsums, as the oracle's msum reads them.
+  void Sums(const BlockQ8K& x, int32_t* out) const { std::memcpy(out, x.bsums, sizeof(x.bsums)); }
+};
+
+}  // namespace
+
+void Q4KGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  kquant_lanes::Gemm<Q4KLanes>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+}
+
+}  // namespace cpubrrr
