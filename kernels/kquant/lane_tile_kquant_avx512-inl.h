@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "kernels/common/lane_tile_avx512-inl.h"
+#include "kernels/common/prefetch.h"
 #include "quant/q8_k.h"
 
 namespace cpubrrr::kquant_lanes {
@@ -56,10 +57,14 @@ struct TokenView {
 // gives the sub-blocks per superblock; F::kMins selects Q4_K's float step
 // x.d * (d * isum - dmin * msum) (the pairs term is msum) over Q6_K's x.d * (d * isum)
 // (the pairs term is part of isum).
+// `next`, unless null, is the next panel's rows, prefetched superblock by superblock
+// (32 / kSubs rows per sub-block).
 template <class F, int T>
 void PanelTile(const LaneSuper<F::kSubs>* panel, size_t n_blocks, const TokenView* tokens,
-               float* y, size_t y_stride, int n_rows) {
+               float* y, size_t y_stride, int n_rows, const lane_tile::NextPanel* next) {
   constexpr int kSteps = 64 / F::kSubs;  // vpdpbusd steps per sub-block
+  constexpr int kPrefetchRows = kPanelRows / F::kSubs;  // next-panel rows per sub-block
+  constexpr size_t kBlockBytes = sizeof(typename F::Block);
   __m512 acc[kPanelGroups][T];
 #pragma GCC unroll 8
   for (int t = 0; t < T; ++t) acc[0][t] = acc[1][t] = _mm512_setzero_ps();
@@ -73,6 +78,12 @@ void PanelTile(const LaneSuper<F::kSubs>* panel, size_t n_blocks, const TokenVie
     for (int t = 0; t < T; ++t) isum[0][t] = isum[1][t] = _mm512_setzero_si512();
 #pragma GCC unroll 1
     for (int s = 0; s < F::kSubs; ++s) {
+      if (next != nullptr) {
+#pragma GCC unroll 4
+        for (int r = s * kPrefetchRows; r < (s + 1) * kPrefetchRows; ++r) {
+          PrefetchSpan<kBlockBytes>(next->rows[r] + b * kBlockBytes);
+        }
+      }
       __m512i dot[kPanelGroups][T];
 #pragma GCC unroll 8
       for (int t = 0; t < T; ++t) dot[0][t] = dot[1][t] = _mm512_setzero_si512();
@@ -147,7 +158,8 @@ void Gemm(const typename F::Block* w, size_t row_stride, size_t rows, const Bloc
           size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   using Block = typename F::Block;
   using Lanes = LaneSuper<F::kSubs>;
-  using TileFn = void (*)(const Lanes*, size_t, const TokenView*, float*, size_t, int);
+  using TileFn = void (*)(const Lanes*, size_t, const TokenView*, float*, size_t, int,
+                          const lane_tile::NextPanel*);
   static constexpr TileFn kTiles[kTokenTile] = {PanelTile<F, 1>, PanelTile<F, 2>,
                                                 PanelTile<F, 3>, PanelTile<F, 4>,
                                                 PanelTile<F, 5>, PanelTile<F, 6>};
@@ -163,21 +175,28 @@ void Gemm(const typename F::Block* w, size_t row_stride, size_t rows, const Bloc
   }
   thread_local std::vector<Lanes> panel;
   if (panel.size() < n_blocks * kPanelGroups) panel.resize(n_blocks * kPanelGroups);
+  // Row r of the matrix as bytes; rows past the end repeat row `first` (their lanes are
+  // never stored).
+  auto row_bytes = [&](size_t first, size_t r) {
+    return reinterpret_cast<const uint8_t*>(w + (r < rows ? r : first) * row_stride);
+  };
+  lane_tile::NextPanel next;
+  next.block_bytes = sizeof(Block);
   for (size_t r0 = 0; r0 < rows; r0 += kPanelRows) {
     const int n_rows = static_cast<int>(rows - r0 < kPanelRows ? rows - r0 : kPanelRows);
     for (int g = 0; g < kPanelGroups; ++g) {
       const uint8_t* group[kGroupRows];
-      for (int i = 0; i < kGroupRows; ++i) {
-        const int r = g * kGroupRows + i;
-        // Rows past the matrix repeat its first panel row; their lanes are never stored.
-        group[i] = reinterpret_cast<const uint8_t*>(w + (r0 + (r < n_rows ? r : 0)) * row_stride);
-      }
+      for (int i = 0; i < kGroupRows; ++i) group[i] = row_bytes(r0, r0 + g * kGroupRows + i);
       for (size_t b = 0; b < n_blocks; ++b) format.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
+    }
+    const bool has_next = r0 + kPanelRows < rows;
+    for (int i = 0; has_next && i < kPanelRows; ++i) {
+      next.rows[i] = row_bytes(r0 + kPanelRows, r0 + kPanelRows + i);
     }
     for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
       const size_t tile = n_tokens - t0 < kTokenTile ? n_tokens - t0 : kTokenTile;
       kTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
-                       y_stride, n_rows);
+                       y_stride, n_rows, t0 == 0 && has_next ? &next : nullptr);
     }
   }
 }
