@@ -83,7 +83,10 @@ inline void PackTokens(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, siz
   const size_t q_bytes = (n_blocks * 32 + 63) / 64 * 64;
   const size_t terms_bytes = (n_blocks * 4 + 63) / 64 * 64;
   const size_t token_bytes = q_bytes + 2 * terms_bytes;
-  thread_local std::vector<__m512i> buffer;
+  struct alignas(64) Line {
+    char bytes[64];
+  };
+  thread_local std::vector<Line> buffer;
   if (buffer.size() * 64 < n_tokens * token_bytes) buffer.resize(n_tokens * token_bytes / 64);
   views.resize(n_tokens);
   char* base = reinterpret_cast<char*>(buffer.data());
