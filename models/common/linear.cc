@@ -69,33 +69,47 @@ void Product(GgmlType type, const uint8_t* w, size_t row_bytes, size_t rows, siz
 
 }  // namespace
 
-void MatMulRows(const WeightMatrix& w, int64_t mat, Range rows, const ActivationBatch& x,
-                absl::Span<const int32_t> in_rows, absl::Span<const int32_t> out_rows, float* y,
-                size_t y_stride, MatMulScratch& scratch) {
-  const size_t n = in_rows.size();
-  if (n == 0 || rows.size() == 0) return;
-  const ActFormat format = ActFormatFor(w.type);
+GatheredRows GatherRows(const ActivationBatch& x, ActFormat format,
+                        absl::Span<const int32_t> in_rows, MatMulScratch& scratch) {
   const size_t x_bytes = x.RowBytes(format);
-  const uint8_t* xs = x.Data(in_rows[0], format);
-  if (!Consecutive(in_rows)) {
-    // Gather the activations so the gemm sees them x_bytes apart.
-    if (scratch.x.size() < n * x_bytes) scratch.x.resize(n * x_bytes);
-    for (size_t i = 0; i < n; ++i) std::memcpy(scratch.x.data() + i * x_bytes, x.Data(in_rows[i], format), x_bytes);
-    xs = scratch.x.data();
+  if (in_rows.empty() || Consecutive(in_rows)) {
+    return {in_rows.empty() ? nullptr : x.Data(in_rows[0], format), x_bytes, in_rows.size(), format};
   }
+  // Copy the activations so the gemm sees them x_bytes apart.
+  if (scratch.x.size() < in_rows.size() * x_bytes) scratch.x.resize(in_rows.size() * x_bytes);
+  for (size_t i = 0; i < in_rows.size(); ++i) {
+    std::memcpy(scratch.x.data() + i * x_bytes, x.Data(in_rows[i], format), x_bytes);
+  }
+  return {scratch.x.data(), x_bytes, in_rows.size(), format};
+}
+
+void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
+                    absl::Span<const int32_t> out_rows, float* y, size_t y_stride,
+                    MatMulScratch& scratch) {
+  const size_t n = x.n;
+  if (n == 0 || rows.size() == 0) return;
   const uint8_t* wr = w.Row(mat, static_cast<int64_t>(rows.begin));
   if (Consecutive(out_rows)) {
-    Product(w.type, wr, w.row_bytes, rows.size(), w.cols, xs, x_bytes, n,
+    Product(w.type, wr, w.row_bytes, rows.size(), w.cols, x.data, x.row_bytes, n,
             y + out_rows[0] * y_stride + rows.begin, y_stride);
     return;
   }
   // Scattered outputs: compute into the scratch, then copy each token's results out.
   if (scratch.y.size() < n * rows.size()) scratch.y.resize(n * rows.size());
-  Product(w.type, wr, w.row_bytes, rows.size(), w.cols, xs, x_bytes, n, scratch.y.data(), rows.size());
+  Product(w.type, wr, w.row_bytes, rows.size(), w.cols, x.data, x.row_bytes, n, scratch.y.data(),
+          rows.size());
   for (size_t i = 0; i < n; ++i) {
     std::memcpy(y + out_rows[i] * y_stride + rows.begin, scratch.y.data() + i * rows.size(),
                 rows.size() * sizeof(float));
   }
+}
+
+void MatMulRows(const WeightMatrix& w, int64_t mat, Range rows, const ActivationBatch& x,
+                absl::Span<const int32_t> in_rows, absl::Span<const int32_t> out_rows, float* y,
+                size_t y_stride, MatMulScratch& scratch) {
+  if (in_rows.empty() || rows.size() == 0) return;
+  MatMulGathered(w, mat, rows, GatherRows(x, ActFormatFor(w.type), in_rows, scratch), out_rows, y,
+                 y_stride, scratch);
 }
 
 }  // namespace cpubrrr

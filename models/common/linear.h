@@ -24,13 +24,32 @@ struct MatMulScratch {
 //   y[out_rows[i] * y_stride + r] = dot(row r of matrix `mat` of `w`, activation in_rows[i])
 // with the activation in w's pair format (ActFormatFor), already quantized by the caller
 // (f32 weights take the unquantized f32 activations). One activation runs the format's
-// gemv, several its gemm, which gives every token the gemv's bits (kernel tests), so a
-// result depends only on its row and activation: not on `rows` (the thread split) nor on
-// how many tokens share the call.
+// gemv, several its gemm; a result depends only on its row, its activation and whether
+// it ran alone (gemv) or with others (gemm: on AVX-512 another rounding order, within the
+// kernels' error bound), never on `rows` (the thread split).
 // Precondition: in_rows and out_rows have the same length; x.cols() == w.cols.
 void MatMulRows(const WeightMatrix& w, int64_t mat, Range rows, const ActivationBatch& x,
                 absl::Span<const int32_t> in_rows, absl::Span<const int32_t> out_rows, float* y,
                 size_t y_stride, MatMulScratch& scratch);
+
+// `n` activation rows of one format, row_bytes apart, ready for MatMulGathered.
+struct GatheredRows {
+  const uint8_t* data;
+  size_t row_bytes;
+  size_t n;
+  ActFormat format;
+};
+
+// Returns rows in_rows of x in `format`, in place when consecutive, else copied into
+// scratch.x (valid until the scratch's next gather).
+GatheredRows GatherRows(const ActivationBatch& x, ActFormat format,
+                        absl::Span<const int32_t> in_rows, MatMulScratch& scratch);
+
+// MatMulRows on rows already gathered (for several matrices that share one activation
+// list, such as an expert's gate and up). Precondition: x.format == ActFormatFor(w.type).
+void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
+                    absl::Span<const int32_t> out_rows, float* y, size_t y_stride,
+                    MatMulScratch& scratch);
 
 }  // namespace cpubrrr
 

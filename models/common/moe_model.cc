@@ -469,8 +469,13 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
     s.tokens.clear();
     for (int32_t entry : entries) s.tokens.push_back(entry / k);
     const absl::Span<const int32_t> local = absl::MakeConstSpan(iota_.data(), entries.size());
-    MatMulRows(l.gate_exps, e, fr, act_d_, s.tokens, local, s.gate.data(), ff, s.mm);
-    MatMulRows(l.up_exps, e, fr, act_d_, s.tokens, local, s.up.data(), ff, s.mm);
+    const GatheredRows x = GatherRows(act_d_, ActFormatFor(l.gate_exps.type), s.tokens, s.mm);
+    MatMulGathered(l.gate_exps, e, fr, x, local, s.gate.data(), ff, s.mm);
+    if (ActFormatFor(l.up_exps.type) == x.format) {
+      MatMulGathered(l.up_exps, e, fr, x, local, s.up.data(), ff, s.mm);
+    } else {
+      MatMulRows(l.up_exps, e, fr, act_d_, s.tokens, local, s.up.data(), ff, s.mm);
+    }
     const float* bg = l.gate_bias ? l.gate_bias + static_cast<size_t>(e) * ff : nullptr;
     const float* bu = l.up_bias ? l.up_bias + static_cast<size_t>(e) * ff : nullptr;
     for (size_t i = 0; i < entries.size(); ++i) {
