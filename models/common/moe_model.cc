@@ -87,6 +87,7 @@ struct WorkerScratch {
   std::vector<float> gate, up;
   std::vector<std::vector<int32_t>> entries;  // per expert: t * k + slot, ascending
   std::vector<int32_t> tokens, local;
+  std::vector<int32_t> down_row;  // per t * k + slot: its row of eo_ (experts' lists in order)
   std::vector<float> value_lanes;  // 64 x head_dim: AxpyRowsToLanes's lane rows
 };
 
@@ -493,11 +494,17 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
     }
   }
   ctx.Sync();
+  // Down outputs land in expert order (each expert's entries in consecutive rows of eo_),
+  // so the gemm writes them in place.
   const Range cols = ctx.Share(d);
+  s.down_row.resize(static_cast<size_t>(n) * k);
+  int32_t row = 0;
   for (uint32_t e = 0; e < c_.n_expert; ++e) {
     const std::vector<int32_t>& entries = s.entries[e];
     if (entries.empty()) continue;
-    MatMulRows(l.down_exps, e, cols, hidden_, entries, entries, eo_.data(), d, s.mm);
+    const absl::Span<const int32_t> rows = absl::MakeConstSpan(iota_.data() + row, entries.size());
+    MatMulRows(l.down_exps, e, cols, hidden_, entries, rows, eo_.data(), d, s.mm);
+    for (int32_t entry : entries) s.down_row[entry] = row++;
   }
   for (int t = 0; t < n; ++t) {
     for (size_t i = cols.begin; i < cols.end; ++i) {
@@ -505,7 +512,7 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
       for (uint32_t j = 0; j < k; ++j) {
         const size_t e = sel_ids_[t * k + j];
         const float bias = l.down_bias ? l.down_bias[e * d + i] : 0.0f;
-        acc += (eo_[(t * k + j) * d + i] + bias) * sel_w_[t * k + j];
+        acc += (eo_[s.down_row[t * k + j] * d + i] + bias) * sel_w_[t * k + j];
       }
       x_[t * d + i] += acc;
     }
