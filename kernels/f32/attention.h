@@ -41,6 +41,18 @@ void AxpyRows(const float* w, const float* v, size_t v_stride, size_t n_rows,
 void AxpyRowsF16(const float* w, const uint16_t* v, size_t v_stride, size_t n_rows,
                  size_t dim, float* out);
 
+// DotRowsF16 and AxpyRowsF16 for n_q queries that share one cache run (the query heads of
+// one KV head): query g at q + g * q_stride with its weights at w + g * w_stride and its
+// scores / output at out + g * out_stride. Each key or value row is converted from fp16
+// once for all n_q, and every result equals the single-query function's bit for bit.
+// Precondition: dim <= kMaxGroupDim.
+inline constexpr size_t kMaxGroupDim = 256;
+void DotRowsF16Group(const float* q, size_t q_stride, size_t n_q, const uint16_t* k,
+                     size_t k_stride, size_t n_rows, size_t dim, float scale, float* out,
+                     size_t out_stride);
+void AxpyRowsF16Group(const float* w, size_t w_stride, size_t n_q, const uint16_t* v,
+                      size_t v_stride, size_t n_rows, size_t dim, float* out, size_t out_stride);
+
 // The softmax-weighted sum of value rows in the float steps of llama.cpp's attention
 // without flash attention (an f32 V cache stored transposed, each output value one
 // ggml_vec_dot_f32 over the cache cells; cells are positions here): value row j, at

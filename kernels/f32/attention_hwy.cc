@@ -1,6 +1,8 @@
 // Highway attention loops (foreach_target + dynamic dispatch), f32 and f16 caches.
 #include "kernels/f32/attention.h"
 
+#include <algorithm>
+
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/f32/attention_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -168,6 +170,54 @@ void AxpyRowsF16Impl(const float* w, const uint16_t* v, size_t v_stride, size_t 
   AxpyRowsT(w, reinterpret_cast<const hwy::float16_t*>(v), v_stride, n_rows, dim, out);
 }
 
+// Rows of the cache converted per chunk for the grouped functions (a chunk of fp16 rows
+// as floats stays in L1).
+constexpr size_t kGroupChunkRows = 32;
+
+// Writes the n_rows x dim fp16 values at v (rows v_stride apart) as floats, rows dim apart.
+void F16RowsToFloat(const hwy::float16_t* v, size_t v_stride, size_t n_rows, size_t dim,
+                    float* out) {
+  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, 1> d1;
+  const size_t L = hn::Lanes(d);
+  for (size_t j = 0; j < n_rows; ++j) {
+    size_t i = 0;
+    for (; i + L <= dim; i += L) hn::StoreU(LoadAsFloat(d, v + j * v_stride + i), d, out + j * dim + i);
+    for (; i < dim; ++i) hn::StoreU(LoadAsFloat(d1, v + j * v_stride + i), d1, out + j * dim + i);
+  }
+}
+
+// The fp16 promotion is exact, so DotRowsT / AxpyRowsT on the converted rows take the same
+// float steps as on the fp16 rows; AxpyRowsT over consecutive chunks of rows continues
+// each lane's chain through `out` unchanged.
+void DotRowsF16GroupImpl(const float* q, size_t q_stride, size_t n_q, const uint16_t* k,
+                         size_t k_stride, size_t n_rows, size_t dim, float scale, float* out,
+                         size_t out_stride) {
+  alignas(64) float rows[kGroupChunkRows * kMaxGroupDim];
+  const auto* k16 = reinterpret_cast<const hwy::float16_t*>(k);
+  for (size_t j0 = 0; j0 < n_rows; j0 += kGroupChunkRows) {
+    const size_t chunk = std::min(kGroupChunkRows, n_rows - j0);
+    F16RowsToFloat(k16 + j0 * k_stride, k_stride, chunk, dim, rows);
+    for (size_t g = 0; g < n_q; ++g) {
+      DotRowsT(q + g * q_stride, rows, dim, chunk, dim, scale, out + g * out_stride + j0);
+    }
+  }
+}
+
+void AxpyRowsF16GroupImpl(const float* w, size_t w_stride, size_t n_q, const uint16_t* v,
+                          size_t v_stride, size_t n_rows, size_t dim, float* out,
+                          size_t out_stride) {
+  alignas(64) float rows[kGroupChunkRows * kMaxGroupDim];
+  const auto* v16 = reinterpret_cast<const hwy::float16_t*>(v);
+  for (size_t j0 = 0; j0 < n_rows; j0 += kGroupChunkRows) {
+    const size_t chunk = std::min(kGroupChunkRows, n_rows - j0);
+    F16RowsToFloat(v16 + j0 * v_stride, v_stride, chunk, dim, rows);
+    for (size_t g = 0; g < n_q; ++g) {
+      AxpyRowsT(w + g * w_stride + j0, rows, dim, chunk, dim, out + g * out_stride);
+    }
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace cpubrrr
 HWY_AFTER_NAMESPACE();
@@ -181,6 +231,21 @@ HWY_EXPORT(AxpyRowsImpl);
 HWY_EXPORT(AxpyRowsF16Impl);
 HWY_EXPORT(AxpyRowsToLanesImpl);
 HWY_EXPORT(SumLanesImpl);
+HWY_EXPORT(DotRowsF16GroupImpl);
+HWY_EXPORT(AxpyRowsF16GroupImpl);
+
+void DotRowsF16Group(const float* q, size_t q_stride, size_t n_q, const uint16_t* k,
+                     size_t k_stride, size_t n_rows, size_t dim, float scale, float* out,
+                     size_t out_stride) {
+  HWY_DYNAMIC_DISPATCH(DotRowsF16GroupImpl)(q, q_stride, n_q, k, k_stride, n_rows, dim, scale,
+                                            out, out_stride);
+}
+
+void AxpyRowsF16Group(const float* w, size_t w_stride, size_t n_q, const uint16_t* v,
+                      size_t v_stride, size_t n_rows, size_t dim, float* out, size_t out_stride) {
+  HWY_DYNAMIC_DISPATCH(AxpyRowsF16GroupImpl)(w, w_stride, n_q, v, v_stride, n_rows, dim, out,
+                                             out_stride);
+}
 
 void DotRows(const float* q, const float* k, size_t k_stride, size_t n_rows,
              size_t dim, float scale, float* out) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -103,6 +104,41 @@ TEST(AxpyRows, MatchesReferenceForF32AndF16Values) {
           ASSERT_NEAR(out16[i], ref[i], b) << "f16 dim " << dim << " i " << i;
         }
       });
+    }
+  }
+}
+
+// The grouped fp16 functions equal the single-query ones bit for bit, around the
+// conversion chunk (32 rows) and the vector width.
+TEST(AttentionGroup, EqualsOneQueryAtATimeBitForBit) {
+  std::mt19937 rng(kF32Seed + 3);
+  for (size_t dim : {1, 15, 16, 17, 64, 65, 128, 256}) {
+    for (size_t n_rows : {1, 31, 32, 33, 100}) {
+      for (size_t n_q : {1, 3, 8}) {
+        const size_t stride = dim + 5, q_stride = dim + 1, w_stride = n_rows + 2;
+        const Cache c = RandomCache(n_rows, stride, rng);
+        const std::vector<float> q = testing::RandomNormal(n_q * q_stride, 1.0f, rng);
+        const std::vector<float> w = testing::RandomUniform(n_q * w_stride, 0.0f, 1.0f, rng);
+        const std::vector<float> init = testing::RandomNormal(n_q * dim, 1.0f, rng);
+        testing::ForEachHwyTarget([&] {
+          std::vector<float> scores(n_q * w_stride, -1.0f), want_scores(scores);
+          std::vector<float> out = init, want_out = init;
+          DotRowsF16Group(q.data(), q_stride, n_q, c.f16.data(), stride, n_rows, dim, 0.125f,
+                          scores.data(), w_stride);
+          AxpyRowsF16Group(w.data(), w_stride, n_q, c.f16.data(), stride, n_rows, dim,
+                           out.data(), dim);
+          for (size_t g = 0; g < n_q; ++g) {
+            DotRowsF16(q.data() + g * q_stride, c.f16.data(), stride, n_rows, dim, 0.125f,
+                       want_scores.data() + g * w_stride);
+            AxpyRowsF16(w.data() + g * w_stride, c.f16.data(), stride, n_rows, dim,
+                        want_out.data() + g * dim);
+          }
+          ASSERT_EQ(0, std::memcmp(scores.data(), want_scores.data(), scores.size() * 4))
+              << "dim " << dim << " rows " << n_rows << " queries " << n_q;
+          ASSERT_EQ(0, std::memcmp(out.data(), want_out.data(), out.size() * 4))
+              << "dim " << dim << " rows " << n_rows << " queries " << n_q;
+        });
+      }
     }
   }
 }

@@ -45,9 +45,9 @@ Range Clip(Range r, size_t begin, size_t end) {
 class MoeSession : public Session {
  public:
   MoeSession(const void* owner, KvCache cache, uint32_t context, uint32_t rewind_limit,
-             int n_workers)
+             int n_workers, uint32_t heads_per_kv)
       : owner_(owner), cache_(std::move(cache)), context_(context), rewind_limit_(rewind_limit),
-        scores_(n_workers, std::vector<float>(context + 32)) {}
+        scores_(n_workers, std::vector<float>(size_t{heads_per_kv} * score_stride())) {}
 
   uint32_t position() const override { return position_; }
   uint32_t context_length() const override { return context_; }
@@ -67,7 +67,9 @@ class MoeSession : public Session {
 
   const void* owner() const { return owner_; }
   KvCache& cache() { return cache_; }
+  // A worker's score rows, one per query head of a KV head, score_stride() floats apart.
   float* scores(int worker) { return scores_[worker].data(); }
+  size_t score_stride() const { return size_t{context_} + 32; }
   void Advance(uint32_t n) { position_ += n; }
 
  private:
@@ -76,7 +78,8 @@ class MoeSession : public Session {
   uint32_t context_;
   uint32_t rewind_limit_;
   uint32_t position_ = 0;
-  // Per worker, attention scores of one head, with room for 16-aligned -inf padding.
+  // Per worker, attention scores of the query heads of one KV head, each with room for
+  // 16-aligned -inf padding.
   std::vector<std::vector<float>> scores_;
 };
 
@@ -232,7 +235,8 @@ absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_l
   const bool has_ring = c_.sliding_window != 0 && ctx > ring;
   const uint32_t rewind_limit = has_ring ? batch_ : ctx;
   return std::unique_ptr<Session>(
-      new MoeSession(this, *std::move(cache), ctx, rewind_limit, pool_.n_threads()));
+      new MoeSession(this, *std::move(cache), ctx, rewind_limit, pool_.n_threads(),
+                     c_.n_head / c_.n_head_kv));
 }
 
 absl::Status MoeModel::Forward(Session& session, absl::Span<const int32_t> tokens,
@@ -388,16 +392,19 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
   const uint32_t group = nh / nkv;
   float* const score_buf = session.scores(ctx.index());
+  const size_t stride = session.score_stride();
   std::vector<float>& value_lanes = scratch_[ctx.index()].value_lanes;
   value_lanes.resize(64 * size_t{hd});
-  // Units run head-major: a token's cost grows with its position, so a token-major split
-  // would hand the last worker the longest rows of a prompt.
-  const Range heads = ctx.Share(static_cast<size_t>(n) * nh);
-  for (size_t u = heads.begin; u < heads.end; ++u) {
-    const uint32_t t = u % n, h = u / n, kvh = h / group, pos = pos0 + t;
+  const bool f32 = cache.type() == KvCacheType::kF32;
+  // Units are (KV head, token), KV-head-major: a token's cost grows with its position, so
+  // a token-major split would hand the last worker the longest rows of a prompt. A unit
+  // runs the `group` query heads that share the KV head.
+  const Range units_kv = ctx.Share(static_cast<size_t>(n) * nkv);
+  for (size_t u = units_kv.begin; u < units_kv.end; ++u) {
+    const uint32_t t = u % n, kvh = u / n, pos = pos0 + t;
     const uint32_t first = c_.IsSlidingLayer(il) && pos + 1 > c_.sliding_window ? pos + 1 - c_.sliding_window : 0;
-    const float* q = q_.data() + t * qd + h * hd;
-    const bool f32 = cache.type() == KvCacheType::kF32;
+    const float* q = q_.data() + t * qd + kvh * group * hd;  // the group's first query head
+    float* out = act_attn_.mutable_f32(t) + kvh * group * hd;
     // Positions first..pos lie in at most two runs of consecutive slots (a ring wraps once).
     auto for_runs = [&](auto&& fn) {
       const uint32_t cap = cache.capacity(il);
@@ -408,39 +415,49 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
       }
     };
     // llama.cpp's softmax takes its cache cells (here: positions) in runs of 16 from 0:
-    // the scores start at first % 16 in the buffer, -inf (exp 0) around them.
+    // each head's scores start at first % 16 in its row, -inf (exp 0) around them.
     const uint32_t lead = first % 16;
-    float* scores = score_buf + lead;
-    std::fill(score_buf, scores, -INFINITY);
-    for_runs([&](uint32_t p, uint32_t run) {
-      float* out = scores + (p - first);
-      if (f32) {
-        DotRows(q, cache.Key<float>(il, p) + kvh * hd, kvd, run, hd, scale, out);
-      } else {
-        DotRowsF16(q, cache.Key<uint16_t>(il, p) + kvh * hd, kvd, run, hd, scale, out);
-      }
-    });
     const uint32_t n_keys = pos + 1 - first;
     const uint32_t padded = (lead + n_keys + 15) / 16 * 16;
-    std::fill(scores + n_keys, score_buf + padded, -INFINITY);
-    if (l.sinks) {
-      SoftmaxWithSink(score_buf, padded, l.sinks[h]);
+    float* const scores = score_buf + lead;  // head g's scores: scores + g * stride
+    if (f32) {
+      for (uint32_t g = 0; g < group; ++g) {
+        for_runs([&](uint32_t p, uint32_t run) {
+          DotRows(q + g * hd, cache.Key<float>(il, p) + kvh * hd, kvd, run, hd, scale,
+                  scores + g * stride + (p - first));
+        });
+      }
     } else {
-      Softmax(score_buf, padded);
+      for_runs([&](uint32_t p, uint32_t run) {
+        DotRowsF16Group(q, hd, group, cache.Key<uint16_t>(il, p) + kvh * hd, kvd, run, hd, scale,
+                        scores + (p - first), stride);
+      });
     }
-    float* out = act_attn_.mutable_f32(t) + h * hd;
+    for (uint32_t g = 0; g < group; ++g) {
+      float* row = score_buf + g * stride;
+      std::fill(row, row + lead, -INFINITY);
+      std::fill(row + lead + n_keys, row + padded, -INFINITY);
+      if (l.sinks) {
+        SoftmaxWithSink(row, padded, l.sinks[kvh * group + g]);
+      } else {
+        Softmax(row, padded);
+      }
+    }
     if (f32) {
       // As llama.cpp's f32 cache without flash attention: one ggml f32 dot per output.
-      uint64_t touched = 0;
-      for_runs([&](uint32_t p, uint32_t run) {
-        AxpyRowsToLanes(scores + (p - first), cache.Value<float>(il, p) + kvh * hd, kvd, run, hd, p,
-                        value_lanes.data(), &touched);
-      });
-      SumLanes64(value_lanes.data(), touched, hd, out);
+      for (uint32_t g = 0; g < group; ++g) {
+        uint64_t touched = 0;
+        for_runs([&](uint32_t p, uint32_t run) {
+          AxpyRowsToLanes(scores + g * stride + (p - first), cache.Value<float>(il, p) + kvh * hd,
+                          kvd, run, hd, p, value_lanes.data(), &touched);
+        });
+        SumLanes64(value_lanes.data(), touched, hd, out + g * hd);
+      }
     } else {
-      std::fill(out, out + hd, 0.0f);
+      std::fill(out, out + size_t{group} * hd, 0.0f);
       for_runs([&](uint32_t p, uint32_t run) {
-        AxpyRowsF16(scores + (p - first), cache.Value<uint16_t>(il, p) + kvh * hd, kvd, run, hd, out);
+        AxpyRowsF16Group(scores + (p - first), stride, group, cache.Value<uint16_t>(il, p) + kvh * hd,
+                         kvd, run, hd, out, hd);
       });
     }
   }
@@ -527,6 +544,10 @@ absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig co
   if (options.max_batch_tokens < 1) {
     return absl::InvalidArgumentError(Cat("model: max_batch_tokens is ", options.max_batch_tokens,
                                           "; a pass takes at least one token"));
+  }
+  if (config.head_dim > kMaxGroupDim) {
+    return absl::UnimplementedError(Cat("model: head dimension ", config.head_dim,
+                                        " is above the ", kMaxGroupDim, " the attention kernels take"));
   }
   for (uint32_t il = 0; il < config.n_layer; ++il) {
     const LayerWeights& l = weights.layers[il];
