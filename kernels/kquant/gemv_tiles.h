@@ -11,7 +11,9 @@ namespace cpubrrr {
 // Measured on Zen 5 (cold gemv, % of the read yardstick, two rounds): one tile ahead
 // reached 93-98% for 9 KiB Q4_K tiles (8 x 8 blocks) but 74-77% for 3.4 KiB ones (8 x 3
 // blocks), which two tiles ahead brought to 93-95% (Q6_K 5 KiB tiles: 90-93% -> 100-107%);
-// farther was no better.
+// farther was no better. (Session 3, with Q4_K prefetching contiguous tiles front to
+// back; since the Q4_K gemv prefetches block by block of each row, 4 and 6 tiles ahead
+// were again no better for the 3-block rows, research log session 4.)
 constexpr size_t KQuantTilesAhead(size_t tile_bytes) {
   constexpr size_t kMinBytes = size_t{6} << 10;
   return tile_bytes >= kMinBytes ? 1 : (kMinBytes + tile_bytes - 1) / tile_bytes;
