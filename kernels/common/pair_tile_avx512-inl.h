@@ -1,5 +1,6 @@
-// AVX-512 VNNI gemv/gemm tiles over pairs of 32-value weight blocks against Q8_0
-// activations packed once per call; MXFP4 and Q8_0 supply how a weight pair decodes.
+// AVX-512 VNNI gemv tiles over pairs of 32-value weight blocks against Q8_0 activations
+// packed once per call, in ggml's x86 order; MXFP4 and Q8_0 supply how a weight pair
+// decodes. (Their gemms are lane tiles: kernels/common/lane_tile_avx512-inl.h.)
 // Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, FMA and F16C.
 #ifndef CPUBRRR_KERNELS_COMMON_PAIR_TILE_AVX512_INL_H_
 #define CPUBRRR_KERNELS_COMMON_PAIR_TILE_AVX512_INL_H_
@@ -108,8 +109,8 @@ inline __m256 HighHalf(__m512 v) {
 // scaled by d_w * d_x into the accumulators of kAccumulation. kEvenOdd8 (with kHalves,
 // where the even block of a pair fills lanes 0-3 and 8-11) takes one 16-lane fused
 // multiply-add per pair; kOneChain8 (kBlocks) two 8-lane ones in block order. The order of
-// float operations per (row, token) does not depend on R or T, so gemv and gemm agree bit
-// for bit. Block b of row r is w[r * row_stride + b]. x holds pairs_stride packed pairs
+// float operations per (row, token) does not depend on R or T (the gemv uses T = 1).
+// Block b of row r is w[r * row_stride + b]. x holds pairs_stride packed pairs
 // per token. With prefetch_ahead != 0, each pair the tile prefetches each row's block
 // prefetch_ahead blocks further on; row-major callers pass R * row_stride, the same
 // position in the next R rows (a row is too short a stream for the hardware prefetcher to
