@@ -182,6 +182,38 @@ using PanelTileFn = void (*)(const LaneBlock*, size_t, const TokenView*, float*,
 inline constexpr PanelTileFn kPanelTiles[kTokenTile] = {PanelTile<1>, PanelTile<2>, PanelTile<3>,
                                                         PanelTile<4>, PanelTile<5>, PanelTile<6>};
 
+// The panel walk every lane-tile gemm shares: for each panel of kPanelRows rows (w's rows
+// row_stride blocks apart), decode(group, b, g) for every block b of each 16-row group g
+// (group[i]: row i of the group as bytes; rows past the matrix repeat the panel's first
+// row, and their lanes are never stored), then tile(t0, tile, r0, n_rows, next) for each
+// tile of up to kTokenTile tokens from t0; `next` is the next panel's rows during the
+// first tile (null otherwise and after the last panel).
+template <class Block, class Decode, class Tile>
+void ForEachPanel(const Block* w, size_t row_stride, size_t rows, size_t n_blocks,
+                  size_t n_tokens, Decode decode, Tile tile) {
+  auto row_bytes = [&](size_t first, size_t r) {
+    return reinterpret_cast<const uint8_t*>(w + (r < rows ? r : first) * row_stride);
+  };
+  NextPanel next;
+  next.block_bytes = sizeof(Block);
+  for (size_t r0 = 0; r0 < rows; r0 += kPanelRows) {
+    const int n_rows = static_cast<int>(rows - r0 < kPanelRows ? rows - r0 : kPanelRows);
+    for (int g = 0; g < kPanelGroups; ++g) {
+      const uint8_t* group[kGroupRows];
+      for (int i = 0; i < kGroupRows; ++i) group[i] = row_bytes(r0, r0 + g * kGroupRows + i);
+      for (size_t b = 0; b < n_blocks; ++b) decode(group, b, g);
+    }
+    const bool has_next = r0 + kPanelRows < rows;
+    for (int i = 0; has_next && i < kPanelRows; ++i) {
+      next.rows[i] = row_bytes(r0 + kPanelRows, r0 + kPanelRows + i);
+    }
+    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
+      tile(t0, n_tokens - t0 < kTokenTile ? n_tokens - t0 : kTokenTile, r0, n_rows,
+           t0 == 0 && has_next ? &next : nullptr);
+    }
+  }
+}
+
 // y[t * y_stride + r] = dot(row r, token t) for r < rows, t < n_tokens, with a Decoder:
 // Decoder::Block and a member Decode(rows, offset, out) writing the block that starts
 // `offset` bytes into each of 16 rows (rows[i], as bytes) into *out. Block b of row r is
@@ -195,30 +227,14 @@ void Gemm(const typename Decoder::Block* w, size_t row_stride, size_t rows, cons
   PackTokens(x, x_stride, n_tokens, n_blocks, tokens);
   thread_local std::vector<LaneBlock> panel;
   if (panel.size() < n_blocks * kPanelGroups) panel.resize(n_blocks * kPanelGroups);
-  // Row r of the matrix as bytes; rows past the end repeat row `first` (their lanes are
-  // never stored).
-  auto row_bytes = [&](size_t first, size_t r) {
-    return reinterpret_cast<const uint8_t*>(w + (r < rows ? r : first) * row_stride);
-  };
-  NextPanel next;
-  next.block_bytes = sizeof(Block);
-  for (size_t r0 = 0; r0 < rows; r0 += kPanelRows) {
-    const int n_rows = static_cast<int>(rows - r0 < kPanelRows ? rows - r0 : kPanelRows);
-    for (int g = 0; g < kPanelGroups; ++g) {
-      const uint8_t* group[kGroupRows];
-      for (int i = 0; i < kGroupRows; ++i) group[i] = row_bytes(r0, r0 + g * kGroupRows + i);
-      for (size_t b = 0; b < n_blocks; ++b) decoder.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
-    }
-    const bool has_next = r0 + kPanelRows < rows;
-    for (int i = 0; has_next && i < kPanelRows; ++i) {
-      next.rows[i] = row_bytes(r0 + kPanelRows, r0 + kPanelRows + i);
-    }
-    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
-      const size_t tile = n_tokens - t0 < kTokenTile ? n_tokens - t0 : kTokenTile;
-      kPanelTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
-                            y_stride, n_rows, t0 == 0 && has_next ? &next : nullptr);
-    }
-  }
+  ForEachPanel(w, row_stride, rows, n_blocks, n_tokens,
+               [&](const uint8_t* const group[kGroupRows], size_t b, int g) {
+                 decoder.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
+               },
+               [&](size_t t0, size_t tile, size_t r0, int n_rows, const NextPanel* next) {
+                 kPanelTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0,
+                                       y + t0 * y_stride + r0, y_stride, n_rows, next);
+               });
 }
 
 }  // namespace cpubrrr::lane_tile

@@ -175,30 +175,15 @@ void Gemm(const typename F::Block* w, size_t row_stride, size_t rows, const Bloc
   }
   thread_local std::vector<Lanes> panel;
   if (panel.size() < n_blocks * kPanelGroups) panel.resize(n_blocks * kPanelGroups);
-  // Row r of the matrix as bytes; rows past the end repeat row `first` (their lanes are
-  // never stored).
-  auto row_bytes = [&](size_t first, size_t r) {
-    return reinterpret_cast<const uint8_t*>(w + (r < rows ? r : first) * row_stride);
-  };
-  lane_tile::NextPanel next;
-  next.block_bytes = sizeof(Block);
-  for (size_t r0 = 0; r0 < rows; r0 += kPanelRows) {
-    const int n_rows = static_cast<int>(rows - r0 < kPanelRows ? rows - r0 : kPanelRows);
-    for (int g = 0; g < kPanelGroups; ++g) {
-      const uint8_t* group[kGroupRows];
-      for (int i = 0; i < kGroupRows; ++i) group[i] = row_bytes(r0, r0 + g * kGroupRows + i);
-      for (size_t b = 0; b < n_blocks; ++b) format.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
-    }
-    const bool has_next = r0 + kPanelRows < rows;
-    for (int i = 0; has_next && i < kPanelRows; ++i) {
-      next.rows[i] = row_bytes(r0 + kPanelRows, r0 + kPanelRows + i);
-    }
-    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
-      const size_t tile = n_tokens - t0 < kTokenTile ? n_tokens - t0 : kTokenTile;
-      kTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
-                       y_stride, n_rows, t0 == 0 && has_next ? &next : nullptr);
-    }
-  }
+  lane_tile::ForEachPanel(
+      w, row_stride, rows, n_blocks, n_tokens,
+      [&](const uint8_t* const group[kGroupRows], size_t b, int g) {
+        format.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
+      },
+      [&](size_t t0, size_t tile, size_t r0, int n_rows, const lane_tile::NextPanel* next) {
+        kTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
+                         y_stride, n_rows, next);
+      });
 }
 
 }  // namespace cpubrrr::kquant_lanes
