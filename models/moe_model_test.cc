@@ -59,6 +59,9 @@ std::vector<int32_t> Greedy(Model& model, const std::vector<int32_t>& prompt, in
 
 class PerPreset : public testing::TestWithParam<const char*> {};
 
+// With 3 threads a decode step of the presets that route 2 experts per token splits each
+// expert's rows across workers; with fewer threads, and in the prompt, workers run whole
+// experts (MoeModel::Experts): both paths must give the same tokens.
 TEST_P(PerPreset, GreedyContinuationDoesNotDependOnThreadCount) {
   const std::string path = SharedModel(GetParam());
   const std::vector<int32_t> prompt = Prompt(9, 1000);

@@ -33,6 +33,11 @@ size_t FormatBlock(ActFormat f) {
   return f == ActFormat::kQ8_0 ? 32 : f == ActFormat::kQ8K ? 256 : 1;
 }
 
+// An expert's cost for SplitByCost, in tokens: its tokens plus the weight reads, which
+// take about as long as the arithmetic of this many tokens (a heuristic: it decides only
+// which worker runs an expert, never a result).
+constexpr size_t kExpertReadTokens = 4;
+
 // gpt-oss's clamped SwiGLU constants (alpha, limit).
 constexpr float kOaiAlpha = 1.702f, kOaiLimit = 7.0f;
 
@@ -91,6 +96,8 @@ struct WorkerScratch {
   std::vector<std::vector<int32_t>> entries;  // per expert: t * k + slot, ascending
   std::vector<int32_t> tokens, local;
   std::vector<int32_t> down_row;  // per t * k + slot: its row of eo_ (experts' lists in order)
+  std::vector<uint32_t> active;   // the experts with entries, ascending
+  std::vector<size_t> costs;      // per active expert: SplitByCost's estimate of its work
   std::vector<float> value_lanes;  // 64 x head_dim: AxpyRowsToLanes's lane rows
 };
 
@@ -111,6 +118,8 @@ class MoeModel : public Model {
   void Attention(const WorkerContext& ctx, MoeSession& session, uint32_t il, int n, uint32_t pos0);
   void Route(int t);
   void Experts(const WorkerContext& ctx, uint32_t il, int n);
+  void GateUp(WorkerScratch& s, uint32_t il, uint32_t e, Range rows);
+  void Down(WorkerScratch& s, uint32_t il, uint32_t e, Range rows);
 
   GgufFile file_;
   ModelConfig c_;
@@ -312,13 +321,17 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
         AddTo(x_.data() + t * d + cols.begin, proj, cols.size());
       }
       ctx.Sync();
-      // FFN norm, quantization for the experts, router in f32 on the unquantized norm.
+      // FFN norm and its quantization for the experts.
       for (size_t t = tok.begin; t < tok.end; ++t) {
         RmsNorm(x_.data() + t * d, l.ffn_norm, d, c_.rms_eps, act_d_.mutable_f32(t));
         QuantizeFor(act_d_, t, {0, d}, l.gate_exps, l.up_exps);
-        const int32_t row = static_cast<int32_t>(t);
-        MatMulRows(l.router, 0, {0, c_.n_expert}, act_d_, {&row, 1}, {&row, 1}, router_.data(),
-                   c_.n_expert, s.mm);
+      }
+      ctx.Sync();
+      // Router in f32 on the unquantized norm, its rows (experts) split across workers.
+      MatMulRows(l.router, 0, ctx.Share(c_.n_expert), act_d_, all, all, router_.data(), c_.n_expert,
+                 s.mm);
+      ctx.Sync();
+      for (size_t t = tok.begin; t < tok.end; ++t) {
         if (l.router_bias) AddTo(router_.data() + t * c_.n_expert, l.router_bias, c_.n_expert);
         Route(static_cast<int>(t));
       }
@@ -468,61 +481,45 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
   ctx.Sync();
 }
 
-// Stages 7-8 of a layer: gate/up rows of each routed expert split across workers (each
-// worker quantizes the hidden blocks it produced), then down rows split across workers,
-// each worker summing its columns over the k slots in slot order into the residual.
+// The FFN of a layer. When at least as many experts are routed as there are workers
+// (decode's k experts, a prompt's many), each worker runs whole experts (gate, up,
+// SwiGLU, down), so it streams each of its matrices front to back; otherwise each
+// expert's gate/up rows, then its down rows, are split across workers. Either way each
+// expert's down outputs land in eo_ rows in expert order, and each worker then adds its
+// columns of the k slots, in slot order, to the residual.
 void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
-  const LayerWeights& l = w_.layers[il];
   WorkerScratch& s = scratch_[ctx.index()];
-  const uint32_t k = c_.n_expert_used, ff = c_.n_ff_exp;
+  const uint32_t k = c_.n_expert_used;
   const size_t d = c_.n_embd;
   for (auto& e : s.entries) e.clear();
   for (int i = 0; i < n * static_cast<int>(k); ++i) s.entries[sel_ids_[i]].push_back(i);
-  const ActFormat down_format = ActFormatFor(l.down_exps.type);
-  const Range fr = ctx.Share(ff, FormatBlock(down_format));
-  const bool oai = c_.arch == ModelArch::kGptOss;
-  for (uint32_t e = 0; e < c_.n_expert; ++e) {
-    const std::vector<int32_t>& entries = s.entries[e];
-    if (entries.empty() || fr.size() == 0) continue;
-    s.tokens.clear();
-    for (int32_t entry : entries) s.tokens.push_back(entry / k);
-    const absl::Span<const int32_t> local = absl::MakeConstSpan(iota_.data(), entries.size());
-    const GatheredRows x = GatherRows(act_d_, ActFormatFor(l.gate_exps.type), s.tokens, s.mm);
-    MatMulGathered(l.gate_exps, e, fr, x, local, s.gate.data(), ff, s.mm);
-    if (ActFormatFor(l.up_exps.type) == x.format) {
-      MatMulGathered(l.up_exps, e, fr, x, local, s.up.data(), ff, s.mm);
-    } else {
-      MatMulRows(l.up_exps, e, fr, act_d_, s.tokens, local, s.up.data(), ff, s.mm);
-    }
-    const float* bg = l.gate_bias ? l.gate_bias + static_cast<size_t>(e) * ff : nullptr;
-    const float* bu = l.up_bias ? l.up_bias + static_cast<size_t>(e) * ff : nullptr;
-    for (size_t i = 0; i < entries.size(); ++i) {
-      float* g = s.gate.data() + i * ff + fr.begin;
-      float* u = s.up.data() + i * ff + fr.begin;
-      if (bg) AddTo(g, bg + fr.begin, fr.size());
-      if (bu) AddTo(u, bu + fr.begin, fr.size());
-      float* h = hidden_.mutable_f32(entries[i]) + fr.begin;
-      if (oai) {
-        SwigluOai(g, u, fr.size(), kOaiAlpha, kOaiLimit, h);
-      } else {
-        Swiglu(g, u, fr.size(), h);
-      }
-      hidden_.Quantize(entries[i], fr, down_format);
-    }
-  }
-  ctx.Sync();
-  // Down outputs land in expert order (each expert's entries in consecutive rows of eo_),
-  // so the gemm writes them in place.
-  const Range cols = ctx.Share(d);
+  s.active.clear();
+  s.costs.clear();
   s.down_row.resize(static_cast<size_t>(n) * k);
   int32_t row = 0;
   for (uint32_t e = 0; e < c_.n_expert; ++e) {
-    const std::vector<int32_t>& entries = s.entries[e];
-    if (entries.empty()) continue;
-    const absl::Span<const int32_t> rows = absl::MakeConstSpan(iota_.data() + row, entries.size());
-    MatMulRows(l.down_exps, e, cols, hidden_, entries, rows, eo_.data(), d, s.mm);
-    for (int32_t entry : entries) s.down_row[entry] = row++;
+    if (s.entries[e].empty()) continue;
+    s.active.push_back(e);
+    s.costs.push_back(s.entries[e].size() + kExpertReadTokens);
+    for (int32_t entry : s.entries[e]) s.down_row[entry] = row++;
   }
+  const size_t ff = c_.n_ff_exp;
+  if (s.active.size() >= static_cast<size_t>(ctx.n_workers())) {
+    const Range mine = SplitByCost(s.costs, ctx.index(), ctx.n_workers());
+    for (size_t a = mine.begin; a < mine.end; ++a) {
+      GateUp(s, il, s.active[a], {0, ff});
+      Down(s, il, s.active[a], {0, d});
+    }
+    ctx.Sync();
+  } else {
+    const ActFormat down_format = ActFormatFor(w_.layers[il].down_exps.type);
+    const Range rows = ctx.Share(ff, FormatBlock(down_format));
+    for (uint32_t e : s.active) GateUp(s, il, e, rows);
+    ctx.Sync();
+    for (uint32_t e : s.active) Down(s, il, e, ctx.Share(d));
+  }
+  const LayerWeights& l = w_.layers[il];
+  const Range cols = ctx.Share(d);
   for (int t = 0; t < n; ++t) {
     for (size_t i = cols.begin; i < cols.end; ++i) {
       float acc = 0;
@@ -534,6 +531,49 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
       x_[t * d + i] += acc;
     }
   }
+}
+
+// Rows `rows` of expert e's gate and up for its tokens (one gather for both), SwiGLU,
+// and the hidden activations' quantization for down (rows are whole blocks of it).
+void MoeModel::GateUp(WorkerScratch& s, uint32_t il, uint32_t e, Range rows) {
+  const LayerWeights& l = w_.layers[il];
+  const std::vector<int32_t>& entries = s.entries[e];
+  const uint32_t k = c_.n_expert_used, ff = c_.n_ff_exp;
+  if (rows.size() == 0) return;
+  s.tokens.clear();
+  for (int32_t entry : entries) s.tokens.push_back(entry / k);
+  const absl::Span<const int32_t> local = absl::MakeConstSpan(iota_.data(), entries.size());
+  const GatheredRows x = GatherRows(act_d_, ActFormatFor(l.gate_exps.type), s.tokens, s.mm);
+  MatMulGathered(l.gate_exps, e, rows, x, local, s.gate.data(), ff, s.mm);
+  if (ActFormatFor(l.up_exps.type) == x.format) {
+    MatMulGathered(l.up_exps, e, rows, x, local, s.up.data(), ff, s.mm);
+  } else {
+    MatMulRows(l.up_exps, e, rows, act_d_, s.tokens, local, s.up.data(), ff, s.mm);
+  }
+  const float* bg = l.gate_bias ? l.gate_bias + static_cast<size_t>(e) * ff : nullptr;
+  const float* bu = l.up_bias ? l.up_bias + static_cast<size_t>(e) * ff : nullptr;
+  const ActFormat down_format = ActFormatFor(l.down_exps.type);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    float* g = s.gate.data() + i * ff + rows.begin;
+    float* u = s.up.data() + i * ff + rows.begin;
+    if (bg) AddTo(g, bg + rows.begin, rows.size());
+    if (bu) AddTo(u, bu + rows.begin, rows.size());
+    float* h = hidden_.mutable_f32(entries[i]) + rows.begin;
+    if (c_.arch == ModelArch::kGptOss) {
+      SwigluOai(g, u, rows.size(), kOaiAlpha, kOaiLimit, h);
+    } else {
+      Swiglu(g, u, rows.size(), h);
+    }
+    hidden_.Quantize(entries[i], rows, down_format);
+  }
+}
+
+// Rows `rows` of expert e's down for its tokens, into its rows of eo_.
+void MoeModel::Down(WorkerScratch& s, uint32_t il, uint32_t e, Range rows) {
+  const std::vector<int32_t>& entries = s.entries[e];
+  const int32_t first = s.down_row[entries[0]];
+  const absl::Span<const int32_t> out = absl::MakeConstSpan(iota_.data() + first, entries.size());
+  MatMulRows(w_.layers[il].down_exps, e, rows, hidden_, entries, out, eo_.data(), c_.n_embd, s.mm);
 }
 
 }  // namespace
