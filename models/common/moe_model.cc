@@ -23,6 +23,7 @@
 #include "runtime/gguf/page_in.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/threading/physical_cores.h"
+#include "runtime/threading/task_board.h"
 #include "runtime/threading/worker_pool.h"
 
 namespace cpubrrr {
@@ -33,11 +34,6 @@ size_t FormatBlock(ActFormat f) {
   return f == ActFormat::kQ8_0 ? 32 : f == ActFormat::kQ8K ? 256 : 1;
 }
 
-// An expert's cost for SplitByCost, in tokens: its tokens plus the weight reads, which
-// take about as long as the arithmetic of this many tokens (a heuristic: it decides only
-// which worker runs an expert, never a result).
-constexpr size_t kExpertReadTokens = 4;
-
 // gpt-oss's clamped SwiGLU constants (alpha, limit).
 constexpr float kOaiAlpha = 1.702f, kOaiLimit = 7.0f;
 
@@ -45,6 +41,26 @@ constexpr float kOaiAlpha = 1.702f, kOaiLimit = 7.0f;
 Range Clip(Range r, size_t begin, size_t end) {
   const size_t b = std::clamp(r.begin, begin, end), e = std::clamp(r.end, begin, end);
   return {b - begin, e - begin};
+}
+
+// Returns this worker's share of the rows of matrices laid end to end (each given as
+// {rows, bytes per row}), split so that every worker reads about the same number of bytes;
+// cuts fall on multiples of 16 rows of a matrix (or its end).
+Range ShareRowsByBytes(const WorkerContext& ctx, std::initializer_list<std::pair<size_t, size_t>> mats) {
+  size_t total = 0;
+  for (const auto& [rows, row_bytes] : mats) total += rows * row_bytes;
+  // The first row of the concatenation at or after byte `b`, rounded up to a 16-row cut.
+  auto row_at = [&](size_t b) {
+    size_t first = 0;
+    for (const auto& [rows, row_bytes] : mats) {
+      if (b < rows * row_bytes) return first + std::min(rows, (b + 16 * row_bytes - 1) / (16 * row_bytes) * 16);
+      b -= rows * row_bytes;
+      first += rows;
+    }
+    return first;
+  };
+  const Range bytes = ctx.Share(total);
+  return {row_at(bytes.begin), row_at(bytes.end)};
 }
 
 class MoeSession : public Session {
@@ -97,7 +113,6 @@ struct WorkerScratch {
   std::vector<int32_t> tokens, local;
   std::vector<int32_t> down_row;  // per t * k + slot: its row of eo_ (experts' lists in order)
   std::vector<uint32_t> active;   // the experts with entries, ascending
-  std::vector<size_t> costs;      // per active expert: SplitByCost's estimate of its work
   std::vector<float> value_lanes;  // 64 x head_dim: AxpyRowsToLanes's lane rows
 };
 
@@ -128,6 +143,7 @@ class MoeModel : public Model {
   ModelOptions options_;
   ModelInfo info_;
   WorkerPool pool_;
+  TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
   std::vector<WorkerScratch> scratch_;
   std::vector<int32_t> iota_;
   // Activations of one chunk of up to batch_ tokens.
@@ -180,6 +196,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
       w_(std::move(weights)),
       options_(options),
       pool_(n_threads),
+      expert_tasks_(c_.n_expert),
       act_d_(batch_, c_.n_embd, LayersNeed(w_, ActFormat::kQ8_0, 0),
              LayersNeed(w_, ActFormat::kQ8K, 0)),
       act_attn_(batch_, c_.q_dim(), LayersNeed(w_, ActFormat::kQ8_0, 1),
@@ -299,8 +316,9 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
         QuantizeFor(act_d_, t, {0, d}, l.wq, l.wk, l.wv);
       }
       ctx.Sync();
-      // q, k, v projections: the three matrices' rows form one range split across workers.
-      const Range rows = ctx.Share(qd + 2 * kvd);
+      // q, k, v projections: the three matrices' rows form one range, split across workers
+      // by bytes (v may be a wider type than q and k).
+      const Range rows = ShareRowsByBytes(ctx, {{qd, l.wq.row_bytes}, {kvd, l.wk.row_bytes}, {kvd, l.wv.row_bytes}});
       const struct { const WeightMatrix& m; const float* bias; float* out; size_t begin, size; } proj[3] = {
           {l.wq, l.bq, q_.data(), 0, qd}, {l.wk, l.bk, k_.data(), qd, kvd}, {l.wv, l.bv, v_.data(), qd + kvd, kvd}};
       for (const auto& p : proj) {
@@ -335,6 +353,7 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
         if (l.router_bias) AddTo(router_.data() + t * c_.n_expert, l.router_bias, c_.n_expert);
         Route(static_cast<int>(t));
       }
+      if (ctx.index() == 0) expert_tasks_.Reset();
       ctx.Sync();
       Experts(ctx, il, n);
     }
@@ -384,9 +403,13 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
   const uint32_t hd = c_.head_dim, nh = c_.n_head, nkv = c_.n_head_kv, half = hd / 2;
   const size_t qd = c_.q_dim(), kvd = c_.kv_dim();
   KvCache& cache = session.cache();
+  // Units are (token, head): per KV head, the KV head (norm, RoPE and the cache store, the
+  // dearer unit) then its query heads, so an even split spreads the KV heads.
+  const uint32_t group = nh / nkv;
   const Range units = ctx.Share(static_cast<size_t>(n) * (nh + nkv));
   for (size_t u = units.begin; u < units.end; ++u) {
-    const size_t t = u / (nh + nkv), h = u % (nh + nkv);
+    const size_t t = u / (nh + nkv), j = u % (nh + nkv) / (group + 1), i = u % (nh + nkv) % (group + 1);
+    const size_t h = i == 0 ? nh + j : j * group + i - 1;  // h >= nh: KV head h - nh
     const float* cs = rope_cos_.data() + t * half;
     const float* sn = rope_sin_.data() + t * half;
     if (h < nh) {
@@ -403,7 +426,6 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
   }
   ctx.Sync();
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  const uint32_t group = nh / nkv;
   float* const score_buf = session.scores(ctx.index());
   const size_t stride = session.score_stride();
   std::vector<float>& value_lanes = scratch_[ctx.index()].value_lanes;
@@ -482,9 +504,10 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
 }
 
 // The FFN of a layer. When at least as many experts are routed as there are workers
-// (decode's k experts, a prompt's many), each worker runs whole experts (gate, up,
-// SwiGLU, down), so it streams each of its matrices front to back; otherwise each
-// expert's gate/up rows, then its down rows, are split across workers. Either way each
+// (decode's k experts, a prompt's many), each expert's gate/up (with SwiGLU) and then its
+// down are tasks that free workers claim, so each matrix is streamed front to back by one
+// worker and a slower worker takes fewer tasks; otherwise each expert's gate/up rows,
+// then its down rows, are split across workers. Either way each
 // expert's down outputs land in eo_ rows in expert order, and each worker then adds its
 // columns of the k slots, in slot order, to the residual.
 void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
@@ -494,21 +517,26 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
   for (auto& e : s.entries) e.clear();
   for (int i = 0; i < n * static_cast<int>(k); ++i) s.entries[sel_ids_[i]].push_back(i);
   s.active.clear();
-  s.costs.clear();
   s.down_row.resize(static_cast<size_t>(n) * k);
   int32_t row = 0;
   for (uint32_t e = 0; e < c_.n_expert; ++e) {
     if (s.entries[e].empty()) continue;
     s.active.push_back(e);
-    s.costs.push_back(s.entries[e].size() + kExpertReadTokens);
     for (int32_t entry : s.entries[e]) s.down_row[entry] = row++;
   }
   const size_t ff = c_.n_ff_exp;
-  if (s.active.size() >= static_cast<size_t>(ctx.n_workers())) {
-    const Range mine = SplitByCost(s.costs, ctx.index(), ctx.n_workers());
-    for (size_t a = mine.begin; a < mine.end; ++a) {
-      GateUp(s, il, s.active[a], {0, ff});
-      Down(s, il, s.active[a], {0, d});
+  const size_t m = s.active.size();
+  if (m >= static_cast<size_t>(ctx.n_workers())) {
+    // Tasks: gate/up of active expert i for i < m, then its down (task m + i), claimed
+    // by whichever worker is free.
+    for (size_t task; (task = expert_tasks_.Claim()) < 2 * m;) {
+      if (task < m) {
+        GateUp(s, il, s.active[task], {0, ff});
+        expert_tasks_.MarkDone(task);
+      } else {
+        expert_tasks_.WaitDone(task - m);
+        Down(s, il, s.active[task - m], {0, d});
+      }
     }
     ctx.Sync();
   } else {

@@ -16,29 +16,6 @@ Range SplitRange(size_t n, int worker, int n_workers, size_t align) {
   return {std::min(begin, n), std::min(end, n)};
 }
 
-Range SplitByCost(const std::vector<size_t>& costs, int worker, int n_workers) {
-  size_t total = 0;
-  for (size_t c : costs) total += c;
-  // Item i's middle, doubled to stay in integers: 2 * (cost before i) + cost of i.
-  auto owner = [&](size_t twice_middle) {
-    if (total == 0) return 0;
-    return std::min(n_workers - 1, static_cast<int>(twice_middle * n_workers / (2 * total)));
-  };
-  Range r{costs.size(), costs.size()};
-  size_t before = 0;
-  for (size_t i = 0; i < costs.size(); ++i) {
-    const int w = owner(2 * before + costs[i]);
-    if (w == worker && r.begin == costs.size()) r.begin = i;
-    if (w > worker) {
-      r.end = i;
-      break;
-    }
-    before += costs[i];
-  }
-  if (r.begin > r.end) r.begin = r.end;
-  return r;
-}
-
 WorkerPool::WorkerPool(int n_threads) : barrier_(std::max(1, n_threads)) {
   for (int i = 1; i < barrier_.n_threads(); ++i) threads_.emplace_back(&WorkerPool::WorkerLoop, this, i);
 }

@@ -24,11 +24,6 @@ struct Range {
 // depends only on its arguments, so every worker computes the same partition.
 Range SplitRange(size_t n, int worker, int n_workers, size_t align = 1);
 
-// Returns worker `worker`'s contiguous share of items 0..costs.size()-1 when each item
-// goes whole to one worker: item i goes to the worker whose equal part of the total cost
-// holds the middle of item i. Like SplitRange it depends only on its arguments.
-Range SplitByCost(const std::vector<size_t>& costs, int worker, int n_workers);
-
 // A job's view of its worker: its index, the worker count, and the shared barrier.
 class WorkerContext {
  public:

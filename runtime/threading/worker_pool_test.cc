@@ -35,40 +35,6 @@ TEST(SplitRange, BalancesWithinOneUnit) {
   EXPECT_EQ(c.size(), 3u);
 }
 
-TEST(SplitByCost, CoversEverythingOnceInOrder) {
-  const std::vector<std::vector<size_t>> cases = {
-      {}, {5}, {0, 0, 0}, {5, 5, 5, 5, 5, 5, 5, 5}, {1, 100, 1, 1}, {3, 0, 7, 2, 9, 1, 4}, {5, 0}};
-  for (const std::vector<size_t>& costs : cases) {
-    for (int workers : {1, 2, 3, 8}) {
-      size_t next = 0;
-      for (int w = 0; w < workers; ++w) {
-        Range r = SplitByCost(costs, w, workers);
-        EXPECT_EQ(r.begin, next) << costs.size() << " items, " << workers << " workers";
-        EXPECT_LE(r.begin, r.end);
-        next = r.end;
-      }
-      EXPECT_EQ(next, costs.size());
-    }
-  }
-}
-
-TEST(SplitByCost, EqualItemsSplitEvenly) {
-  const std::vector<size_t> eight(8, 5);
-  EXPECT_EQ(SplitByCost(eight, 0, 2).end, 4u);
-  EXPECT_EQ(SplitByCost(eight, 1, 2).begin, 4u);
-  const std::vector<size_t> four(4, 3);
-  for (int w = 0; w < 4; ++w) EXPECT_EQ(SplitByCost(four, w, 4).size(), 1u);
-}
-
-TEST(SplitByCost, ItemGoesWhereItsMiddleFalls) {
-  // Middles at 0.5, 51, 101.5 and 102.5 of a total of 103, split at 51.5.
-  const std::vector<size_t> costs = {1, 100, 1, 1};
-  EXPECT_EQ(SplitByCost(costs, 0, 2).begin, 0u);
-  EXPECT_EQ(SplitByCost(costs, 0, 2).end, 2u);
-  EXPECT_EQ(SplitByCost(costs, 1, 2).begin, 2u);
-  EXPECT_EQ(SplitByCost(costs, 1, 2).end, 4u);
-}
-
 class WorkerPoolTest : public testing::TestWithParam<int> {};
 
 TEST_P(WorkerPoolTest, EveryWorkerRunsEveryJobOnce) {
