@@ -88,8 +88,24 @@ def run_engine(engine, model, threads, args):
     return rows
 
 
+def drop_page_cache(model):
+    """Asks the kernel to drop the model's pages from the page cache (pages a process still
+    maps stay), so the next engine reads the file afresh: after another engine filled the
+    memory, the cache can hold the file in 4 KiB pages, which slows every engine that maps it
+    (docs/BENCHMARKS.md)."""
+    try:
+        fd = os.open(model, os.O_RDONLY)
+    except OSError as e:
+        sys.exit(f"compare_bench: cannot open {model} to drop it from the page cache: {e}")
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
 def collect(engines, model, thread_counts, args, run=run_engine):
-    """Runs the engines alternately for `args.rounds` rounds at each thread count.
+    """Runs the engines alternately for `args.rounds` rounds at each thread count, each
+    after dropping the model from the page cache when `args.drop_page_cache` is set.
 
     Returns {(engine name, threads, test): [samples_ts of every run]}, in first-seen order.
     """
@@ -97,6 +113,8 @@ def collect(engines, model, thread_counts, args, run=run_engine):
     for threads in thread_counts:
         for _ in range(args.rounds):
             for engine in engines:
+                if args.drop_page_cache:
+                    drop_page_cache(model)
                 for row in run(engine, model, threads, args):
                     key = (engine.name, row["n_threads"], test_name(row))
                     samples.setdefault(key, []).extend(row["samples_ts"])
@@ -130,6 +148,8 @@ def main(argv=None):
     parser.add_argument("-n", type=int_list, default="128", help="generation lengths (default 128)")
     parser.add_argument("-r", type=int, default=5, help="repetitions per run (default 5)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each engine (default 3)")
+    parser.add_argument("--drop-page-cache", action="store_true",
+                        help="drop the model from the page cache before every engine run")
     args = parser.parse_args(argv)
 
     engines = [Engine(CPUBRRR, [args.cpubrrr, "bench"])] + args.peer

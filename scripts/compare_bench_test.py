@@ -91,6 +91,46 @@ class CompareBenchTest(unittest.TestCase):
         ])
         self.assertIn("## a.gguf", out)
 
+    def test_drops_the_page_cache_before_every_run(self):
+        logged_drops = []
+        real_drop = compare_bench.drop_page_cache
+
+        def drop(model):
+            real_drop(model)  # must accept a real file
+            with open(self.log, "a") as f:
+                f.write(f"drop {model}\n")
+            logged_drops.append(model)
+
+        model = os.path.join(self.dir, "m.gguf")
+        with open(model, "wb") as f:
+            f.write(b"GGUF")
+        compare_bench.drop_page_cache = drop
+        try:
+            self.run_main(["--model", model, "--cpubrrr", self.fake("ours", 1, "1"),
+                           "--peer", "llama=" + self.fake("llama", 1, "1"), "--threads", "1",
+                           "--rounds", "2", "--drop-page-cache"])
+        finally:
+            compare_bench.drop_page_cache = real_drop
+        self.assertEqual([r[0] for r in self.logged()], ["drop", "ours", "drop", "llama"] * 2)
+        self.assertEqual(logged_drops, [model] * 4)
+
+    def test_page_cache_is_kept_by_default(self):
+        drops = []
+        real_drop = compare_bench.drop_page_cache
+        compare_bench.drop_page_cache = drops.append
+        try:
+            self.run_main(["--model", "/m/a.gguf", "--cpubrrr", self.fake("ours", 1, "1"),
+                           "--threads", "1", "--rounds", "1"])
+        finally:
+            compare_bench.drop_page_cache = real_drop
+        self.assertEqual(drops, [])
+        self.assertEqual([r[0] for r in self.logged()], ["ours"])
+
+    def test_drop_of_a_missing_model_is_a_clear_error(self):
+        with self.assertRaises(SystemExit) as e:
+            compare_bench.drop_page_cache(os.path.join(self.dir, "missing.gguf"))
+        self.assertIn("cannot open", str(e.exception))
+
     def test_one_table_per_model(self):
         out = self.run_main(["--model", "/m/a.gguf", "--model", "/m/b.gguf",
                              "--cpubrrr", self.fake("ours", 1, "1"), "--threads", "1", "--rounds", "1"])
