@@ -1,5 +1,6 @@
 // One WorkerPool::Run per chunk of tokens runs every layer; stages are separated by
-// ctx.Sync() and each stage splits its rows, heads or tokens with ctx.Share().
+// ctx.Sync() and each stage splits its rows, heads or tokens with ctx.Share(), except the
+// routed experts, which workers claim from a TaskBoard.
 #include "models/common/moe_model.h"
 
 #include <unistd.h>
@@ -507,9 +508,9 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
 // (decode's k experts, a prompt's many), each expert's gate/up (with SwiGLU) and then its
 // down are tasks that free workers claim, so each matrix is streamed front to back by one
 // worker and a slower worker takes fewer tasks; otherwise each expert's gate/up rows,
-// then its down rows, are split across workers. Either way each
-// expert's down outputs land in eo_ rows in expert order, and each worker then adds its
-// columns of the k slots, in slot order, to the residual.
+// then its down rows, are split across workers. Either way each expert's down outputs
+// land in eo_ rows in expert order, and each worker then adds its columns of the k slots,
+// in slot order, to the residual.
 void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
   WorkerScratch& s = scratch_[ctx.index()];
   const uint32_t k = c_.n_expert_used;
