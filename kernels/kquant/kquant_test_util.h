@@ -4,11 +4,14 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "gtest/gtest.h"
+#include "kernels/common/cpu_features.h"
 #include "kernels/common/dot_test_util.h"
 #include "quant/q8_k.h"
 #include "quant/test_util.h"
@@ -93,6 +96,116 @@ std::string OrderedGemvDiff(GemvFn gemv, GemmFn oracle, GemmFn model, const std:
   }
   return "";
 }
+
+// The variant-vs-oracle fixture of one K-quant format, parameterized over its kernel
+// variants. `Format` provides: Kernels (the variant table's entry type), Block, the
+// oracles GemvRef and GemmRef, GgmlOrderGemm (a scalar model of ggml's x86 order), AbsSum
+// (the A of DotErrorBound for one row and token) and RandomWeights(count, rng).
+template <typename Format>
+class KQuantVariantTest : public ::testing::TestWithParam<typename Format::Kernels> {
+ protected:
+  using Block = typename Format::Block;
+
+  void SetUp() override {
+    const auto& k = this->GetParam();
+    if (!HasFeatures(DetectCpuFeatures(), k.required)) {
+      // The qemu runner sets CPUBRRR_EXPECT_SME: there the SME variant must run.
+      if ((k.required & kCpuSme) && std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+        FAIL() << k.name << " would be skipped but CPUBRRR_EXPECT_SME is set; CPU has "
+               << CpuFeatureNames(DetectCpuFeatures());
+      }
+      GTEST_SKIP() << k.name << " needs CPU features " << CpuFeatureNames(k.required)
+                   << ", this CPU lacks some";
+    }
+  }
+
+  // The gemv on one token of x (rows of w, row_stride apart) against the oracle: bit for
+  // bit, or for a ggml-order gemv through OrderedGemvDiff. Returns "" when it passes.
+  std::string GemvCheck(const std::vector<Block>& w, size_t row_stride, size_t rows,
+                        const std::vector<BlockQ8K>& x, size_t n_blocks) {
+    const auto& k = this->GetParam();
+    if (!k.gemv_ggml_x86_order) return GemvDiff(k.gemv, Format::GemvRef, w, row_stride, rows, x, n_blocks);
+    return OrderedGemvDiff(k.gemv, Format::GemmRef, Format::GgmlOrderGemm, w, row_stride, rows, x,
+                           n_blocks, 1, n_blocks, rows + 9, Format::AbsSum);
+  }
+
+  // The gemm against the oracle, bit for bit for every variant; for a ggml-order gemv,
+  // that gemv on each token too.
+  std::string GemmCheck(const std::vector<Block>& w, size_t row_stride, size_t rows,
+                        const std::vector<BlockQ8K>& x, size_t x_stride, size_t n_tokens,
+                        size_t n_blocks, size_t y_stride) {
+    const auto& k = this->GetParam();
+    const std::string gemm = GemmDiff(k.gemm, Format::GemmRef, w, row_stride, rows, x, x_stride,
+                                      n_tokens, n_blocks, y_stride);
+    if (!gemm.empty() || !k.gemv_ggml_x86_order) return gemm;
+    return OrderedGemvDiff(k.gemv, Format::GemmRef, Format::GgmlOrderGemm, w, row_stride, rows, x,
+                           x_stride, n_tokens, n_blocks, y_stride, Format::AbsSum);
+  }
+
+  // Row counts around the gemv row tile (8) and block counts around 8, with rows padded
+  // to a larger stride.
+  void CheckGemvShapes() {
+    std::mt19937 rng(kSeed);
+    for (size_t n_blocks : {1, 7, 8, 9, 17}) {
+      for (size_t rows : {1, 7, 8, 9, 17}) {
+        for (size_t pad : {0, 3}) {
+          const size_t row_stride = n_blocks + pad;
+          const auto w = Format::RandomWeights(rows * row_stride, rng);
+          const auto x = RandomActivations(1, n_blocks, n_blocks, rng);
+          EXPECT_EQ(GemvCheck(w, row_stride, rows, x, n_blocks), "")
+              << "seed " << kSeed << ", n_blocks " << n_blocks << ", rows " << rows << ", stride "
+              << row_stride;
+        }
+      }
+    }
+  }
+
+  // Token counts 1..17 (around the AVX-512 gemm's token tile, 6, and its multiples) and
+  // block counts 1..17, with strided weights, activations and y, on a few rows.
+  void CheckGemmShapes() {
+    std::mt19937 rng(kSeed);
+    constexpr size_t kRows = 3;
+    for (size_t n_blocks : {1, 7, 8, 9, 17}) {
+      for (size_t n_tokens = 1; n_tokens <= 17; ++n_tokens) {
+        const size_t row_stride = n_blocks + 2, x_stride = n_blocks + 1, y_stride = kRows + 3;
+        const auto w = Format::RandomWeights(kRows * row_stride, rng);
+        const auto x = RandomActivations(n_tokens, x_stride, n_blocks, rng);
+        EXPECT_EQ(GemmCheck(w, row_stride, kRows, x, x_stride, n_tokens, n_blocks, y_stride), "")
+            << "seed " << kSeed << ", n_blocks " << n_blocks << ", tokens " << n_tokens;
+      }
+    }
+  }
+
+  // Row counts around the AVX-512 gemm's lane groups and panels (16, 32 rows) and token
+  // counts around its token tile (6), with strided weights, activations and y.
+  void CheckGemmAroundLaneTiles() {
+    std::mt19937 rng(kSeed);
+    for (size_t n_blocks : {1, 3}) {
+      for (size_t rows : {15, 16, 17, 31, 32, 33}) {
+        for (size_t n_tokens : {1, 5, 6, 7, 13}) {
+          const size_t row_stride = n_blocks + 1, x_stride = n_blocks + 2, y_stride = rows + 5;
+          const auto w = Format::RandomWeights(rows * row_stride, rng);
+          const auto x = RandomActivations(n_tokens, x_stride, n_blocks, rng);
+          EXPECT_EQ(GemmCheck(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y_stride), "")
+              << "seed " << kSeed << ", n_blocks " << n_blocks << ", rows " << rows << ", tokens "
+              << n_tokens;
+        }
+      }
+    }
+  }
+
+  // All-zero weight blocks and all-zero activation blocks mixed with random ones.
+  void CheckZeroBlocks() {
+    std::mt19937 rng(kSeed);
+    constexpr size_t kRows = 11, kBlocks = 9, kTokens = 5;
+    auto w = Format::RandomWeights(kRows * kBlocks, rng);
+    for (size_t i = 0; i < w.size(); i += 4) w[i] = Block{};
+    auto x = RandomActivations(kTokens, kBlocks, kBlocks, rng);
+    for (size_t i = 1; i < x.size(); i += 3) x[i] = BlockQ8K{};
+    EXPECT_EQ(GemvCheck(w, kBlocks, kRows, x, kBlocks), "");
+    EXPECT_EQ(GemmCheck(w, kBlocks, kRows, x, kBlocks, kTokens, kBlocks, kRows), "");
+  }
+};
 
 }  // namespace cpubrrr::testing
 

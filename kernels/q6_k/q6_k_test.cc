@@ -90,106 +90,23 @@ double AbsSum(const BlockQ6K* w, const BlockQ8K* x, size_t n_blocks) {
   return a;
 }
 
-class Q6KVariantTest : public ::testing::TestWithParam<Q6KKernels> {
- protected:
-  void SetUp() override {
-    if (!HasFeatures(DetectCpuFeatures(), GetParam().required)) {
-      // The qemu runner sets CPUBRRR_EXPECT_SME: there the SME variant must run.
-      if ((GetParam().required & kCpuSme) && std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
-        FAIL() << GetParam().name << " would be skipped but CPUBRRR_EXPECT_SME is set; CPU has "
-               << CpuFeatureNames(DetectCpuFeatures());
-      }
-      GTEST_SKIP() << GetParam().name << " needs CPU features "
-                   << CpuFeatureNames(GetParam().required) << ", this CPU lacks some";
-    }
-  }
-
-  // The gemv on one token of x (rows of w, row_stride apart) against the oracle: bit for
-  // bit, or for a ggml-order gemv through OrderedGemvDiff. Returns "" when it passes.
-  std::string GemvCheck(const std::vector<BlockQ6K>& w, size_t row_stride, size_t rows,
-                        const std::vector<BlockQ8K>& x, size_t n_blocks) {
-    if (!GetParam().gemv_ggml_x86_order) {
-      return testing::GemvDiff(GetParam().gemv, Q6KGemvRef, w, row_stride, rows, x, n_blocks);
-    }
-    return testing::OrderedGemvDiff(GetParam().gemv, Q6KGemmRef, GgmlOrderGemm, w, row_stride,
-                                    rows, x, n_blocks, 1, n_blocks, rows + 9, AbsSum);
-  }
-
-  // The gemm against the oracle, bit for bit for every variant; for a ggml-order gemv,
-  // that gemv on each token too.
-  std::string GemmCheck(const std::vector<BlockQ6K>& w, size_t row_stride, size_t rows,
-                        const std::vector<BlockQ8K>& x, size_t x_stride, size_t n_tokens,
-                        size_t n_blocks, size_t y_stride) {
-    const std::string gemm = testing::GemmDiff(GetParam().gemm, Q6KGemmRef, w, row_stride, rows,
-                                               x, x_stride, n_tokens, n_blocks, y_stride);
-    if (!gemm.empty() || !GetParam().gemv_ggml_x86_order) return gemm;
-    return testing::OrderedGemvDiff(GetParam().gemv, Q6KGemmRef, GgmlOrderGemm, w, row_stride,
-                                    rows, x, x_stride, n_tokens, n_blocks, y_stride, AbsSum);
-  }
+// The format's pieces for testing::KQuantVariantTest.
+struct Q6KFormat {
+  using Kernels = Q6KKernels;
+  using Block = BlockQ6K;
+  static constexpr auto GemvRef = Q6KGemvRef;
+  static constexpr auto GemmRef = Q6KGemmRef;
+  static constexpr auto GgmlOrderGemm = cpubrrr::GgmlOrderGemm;
+  static constexpr auto AbsSum = cpubrrr::AbsSum;
+  static constexpr auto RandomWeights = cpubrrr::RandomWeights;
 };
 
-// Row counts around the gemv row tile (8) and block counts around 8, with rows padded to
-// a larger stride.
-TEST_P(Q6KVariantTest, GemvMatchesOracleOverShapes) {
-  std::mt19937 rng(kSeed);
-  for (size_t n_blocks : {1, 7, 8, 9, 17}) {
-    for (size_t rows : {1, 7, 8, 9, 17}) {
-      for (size_t pad : {0, 3}) {
-        const size_t row_stride = n_blocks + pad;
-        const auto w = RandomWeights(rows * row_stride, rng);
-        const auto x = testing::RandomActivations(1, n_blocks, n_blocks, rng);
-        EXPECT_EQ(GemvCheck(w, row_stride, rows, x, n_blocks), "")
-            << "seed " << kSeed << ", n_blocks " << n_blocks << ", rows " << rows << ", stride " << row_stride;
-      }
-    }
-  }
-}
+class Q6KVariantTest : public testing::KQuantVariantTest<Q6KFormat> {};
 
-// Token counts 1..17 (around the AVX-512 gemm's token tile, 6, and its multiples) and
-// block counts 1..17, with strided weights, activations and y, on a few rows.
-TEST_P(Q6KVariantTest, GemmMatchesOracleOverShapes) {
-  std::mt19937 rng(kSeed);
-  constexpr size_t kRows = 3;
-  for (size_t n_blocks : {1, 7, 8, 9, 17}) {
-    for (size_t n_tokens = 1; n_tokens <= 17; ++n_tokens) {
-      const size_t row_stride = n_blocks + 2, x_stride = n_blocks + 1, y_stride = kRows + 3;
-      const auto w = RandomWeights(kRows * row_stride, rng);
-      const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
-      EXPECT_EQ(GemmCheck(w, row_stride, kRows, x, x_stride, n_tokens, n_blocks, y_stride), "")
-          << "seed " << kSeed << ", n_blocks " << n_blocks << ", tokens " << n_tokens;
-    }
-  }
-}
-
-// Row counts around the AVX-512 gemm's lane groups and panels (16, 32 rows) and token
-// counts around its token tile (6), with strided weights, activations and y.
-TEST_P(Q6KVariantTest, GemmMatchesOracleAroundLaneTiles) {
-  std::mt19937 rng(kSeed);
-  for (size_t n_blocks : {1, 3}) {
-    for (size_t rows : {15, 16, 17, 31, 32, 33}) {
-      for (size_t n_tokens : {1, 5, 6, 7, 13}) {
-        const size_t row_stride = n_blocks + 1, x_stride = n_blocks + 2, y_stride = rows + 5;
-        const auto w = RandomWeights(rows * row_stride, rng);
-        const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
-        EXPECT_EQ(GemmCheck(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y_stride), "")
-            << "seed " << kSeed << ", n_blocks " << n_blocks << ", rows " << rows << ", tokens "
-            << n_tokens;
-      }
-    }
-  }
-}
-
-// All-zero weight blocks and all-zero activation blocks mixed with random ones.
-TEST_P(Q6KVariantTest, HandlesZeroBlocks) {
-  std::mt19937 rng(kSeed);
-  constexpr size_t kRows = 11, kBlocks = 9, kTokens = 5;
-  auto w = RandomWeights(kRows * kBlocks, rng);
-  for (size_t i = 0; i < w.size(); i += 4) w[i] = BlockQ6K{};
-  auto x = testing::RandomActivations(kTokens, kBlocks, kBlocks, rng);
-  for (size_t i = 1; i < x.size(); i += 3) x[i] = BlockQ8K{};
-  EXPECT_EQ(GemvCheck(w, kBlocks, kRows, x, kBlocks), "");
-  EXPECT_EQ(GemmCheck(w, kBlocks, kRows, x, kBlocks, kTokens, kBlocks, kRows), "");
-}
+TEST_P(Q6KVariantTest, GemvMatchesOracleOverShapes) { CheckGemvShapes(); }
+TEST_P(Q6KVariantTest, GemmMatchesOracleOverShapes) { CheckGemmShapes(); }
+TEST_P(Q6KVariantTest, GemmMatchesOracleAroundLaneTiles) { CheckGemmAroundLaneTiles(); }
+TEST_P(Q6KVariantTest, HandlesZeroBlocks) { CheckZeroBlocks(); }
 
 // Largest integer sums: every quant 63 (q - 32 = 31), every scale -128, activations all
 // +127 or all -128 (beyond what the quantizer makes). Per block isum = 16 * (-128) * 16 *
