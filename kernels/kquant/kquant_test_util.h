@@ -4,15 +4,14 @@
 
 #include <cmath>
 #include <cstddef>
-#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/cpu_features.h"
 #include "kernels/common/dot_test_util.h"
+#include "kernels/common/variant_test_util.h"
 #include "quant/q8_k.h"
 #include "quant/test_util.h"
 
@@ -106,18 +105,7 @@ class KQuantVariantTest : public ::testing::TestWithParam<typename Format::Kerne
  protected:
   using Block = typename Format::Block;
 
-  void SetUp() override {
-    const auto& k = this->GetParam();
-    if (!HasFeatures(DetectCpuFeatures(), k.required)) {
-      // The qemu runner sets CPUBRRR_EXPECT_SME: there the SME variant must run.
-      if ((k.required & kCpuSme) && std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
-        FAIL() << k.name << " would be skipped but CPUBRRR_EXPECT_SME is set; CPU has "
-               << CpuFeatureNames(DetectCpuFeatures());
-      }
-      GTEST_SKIP() << k.name << " needs CPU features " << CpuFeatureNames(k.required)
-                   << ", this CPU lacks some";
-    }
-  }
+  void SetUp() override { SkipUnlessCpuRuns(this->GetParam()); }
 
   // The gemv on one token of x (rows of w, row_stride apart) against the oracle: bit for
   // bit, or for a ggml-order gemv through OrderedGemvDiff. Returns "" when it passes.

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
+#include "kernels/common/block32_test_util.h"
 #include "kernels/common/dot_test_util.h"
 #include "quant/fp16.h"
 
@@ -49,90 +50,18 @@ double AbsSum(const BlockMxfp4* w, const BlockQ8_0* x, size_t n_blocks, double* 
   return a;
 }
 
-struct Case {
-  size_t rows, row_stride, n_blocks, n_tokens;
+// The format's pieces for testing::Block32VariantTest.
+struct Mxfp4Format {
+  using Kernels = Mxfp4Kernels;
+  using Block = BlockMxfp4;
+  static constexpr auto GemmRef = GemmMxfp4Ref;
+  static constexpr auto AbsSum = cpubrrr::AbsSum;
 };
 
-std::string Describe(const Case& c) {
-  return "rows " + std::to_string(c.rows) + ", row_stride " + std::to_string(c.row_stride) +
-         ", n_blocks " + std::to_string(c.n_blocks) + ", n_tokens " +
-         std::to_string(c.n_tokens) + ", seed " + std::to_string(kKernelSeed);
-}
+using Case = testing::DotCase;
+using testing::Describe;
 
-class Mxfp4Test : public ::testing::TestWithParam<Mxfp4Kernels> {
- protected:
-  void SetUp() override {
-    if (!HasFeatures(DetectCpuFeatures(), GetParam().required)) {
-      // The qemu runner sets CPUBRRR_EXPECT_SME: there the SME variant must run.
-      if ((GetParam().required & kCpuSme) && std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
-        FAIL() << GetParam().name << " would be skipped but CPUBRRR_EXPECT_SME is set; CPU has "
-               << CpuFeatureNames(DetectCpuFeatures());
-      }
-      GTEST_SKIP() << GetParam().name << " needs " << CpuFeatureNames(GetParam().required)
-                   << "; this CPU has " << CpuFeatureNames(DetectCpuFeatures());
-    }
-  }
-
-  // Runs gemv (n_tokens == 1 also through gemm) and gemm of the variant and the oracle
-  // on w and x (n_tokens activation rows, x_stride apart) and compares: bit for bit when
-  // `exact`, which the check first proves (every term a multiple of min_unit and every
-  // partial sum below 2^24 units), else within DotErrorBound.
-  void Compare(const Case& c, const std::vector<BlockMxfp4>& w,
-               const std::vector<BlockQ8_0>& x, size_t x_stride, bool exact) {
-    const Mxfp4Kernels& k = GetParam();
-    const size_t y_stride = c.rows + 2;
-    const float kCanary = -1234.5f;
-    std::vector<float> want(c.n_tokens * y_stride, kCanary), got_gemm(want), got_gemv(want);
-    GemmMxfp4Ref(w.data(), c.row_stride, c.rows, x.data(), x_stride, c.n_tokens, c.n_blocks,
-                 want.data(), y_stride);
-    k.gemm(w.data(), c.row_stride, c.rows, x.data(), x_stride, c.n_tokens, c.n_blocks,
-           got_gemm.data(), y_stride);
-    for (size_t t = 0; t < c.n_tokens; ++t) {
-      k.gemv(w.data(), c.row_stride, c.rows, x.data() + t * x_stride, c.n_blocks,
-             got_gemv.data() + t * y_stride);
-    }
-    for (size_t t = 0; t < c.n_tokens; ++t) {
-      for (size_t r = 0; r < y_stride; ++r) {
-        const size_t i = t * y_stride + r;
-        if (r >= c.rows) {
-          ASSERT_EQ(got_gemm[i], kCanary) << "gemm wrote past rows; " << Describe(c);
-          ASSERT_EQ(got_gemv[i], kCanary) << "gemv wrote past rows; " << Describe(c);
-          continue;
-        }
-        double unit = 0;
-        const double a = AbsSum(w.data() + r * c.row_stride, x.data() + t * x_stride,
-                                c.n_blocks, &unit);
-        if (exact) {
-          ASSERT_LT(a, std::ldexp(unit, 24)) << "inputs not exact; " << Describe(c);
-          uint32_t wb, gb, vb;
-          std::memcpy(&wb, &want[i], 4);
-          std::memcpy(&gb, &got_gemm[i], 4);
-          std::memcpy(&vb, &got_gemv[i], 4);
-          ASSERT_EQ(gb, wb) << "gemm " << got_gemm[i] << " vs " << want[i] << " at t " << t
-                            << " r " << r << "; " << Describe(c);
-          ASSERT_EQ(vb, wb) << "gemv " << got_gemv[i] << " vs " << want[i] << " at t " << t
-                            << " r " << r << "; " << Describe(c);
-        } else {
-          if (k.gemm_is_oracle) {
-            ASSERT_EQ(std::memcmp(&got_gemm[i], &want[i], 4), 0)
-                << "gemm " << got_gemm[i] << " vs oracle " << want[i] << " at t " << t
-                << " r " << r << "; " << Describe(c);
-          } else {
-            // A token's result must not depend on how many tokens share the call.
-            ASSERT_EQ(std::memcmp(&got_gemm[i], &got_gemv[i], 4), 0)
-                << "gemm " << got_gemm[i] << " vs gemv " << got_gemv[i] << " at t " << t
-                << " r " << r << "; " << Describe(c);
-          }
-          const double bound = testing::DotErrorBound(a, c.n_blocks);
-          ASSERT_LE(std::fabs(double{got_gemm[i]} - want[i]), bound)
-              << "gemm at t " << t << " r " << r << "; " << Describe(c);
-          ASSERT_LE(std::fabs(double{got_gemv[i]} - want[i]), bound)
-              << "gemv at t " << t << " r " << r << "; " << Describe(c);
-        }
-      }
-    }
-  }
-};
+class Mxfp4Test : public testing::Block32VariantTest<Mxfp4Format> {};
 
 // Exponents 127..128 and activation scales 1/2..1 keep every block term a multiple of
 // 2^-2 below 2^16, so up to 64 blocks every float step is exact.
