@@ -187,35 +187,40 @@ void F16RowsToFloat(const hwy::float16_t* v, size_t v_stride, size_t n_rows, siz
   }
 }
 
+// Calls fn(rows, j0, chunk) for consecutive chunks of up to kGroupChunkRows of the n_rows
+// fp16 rows at `src` (src_stride apart), each converted to float into `rows` (dim apart).
+template <typename Fn>
+void ForEachF16Chunk(const uint16_t* src, size_t src_stride, size_t n_rows, size_t dim, Fn fn) {
+  alignas(64) float rows[kGroupChunkRows * kMaxGroupDim];
+  const auto* src16 = reinterpret_cast<const hwy::float16_t*>(src);
+  for (size_t j0 = 0; j0 < n_rows; j0 += kGroupChunkRows) {
+    const size_t chunk = std::min(kGroupChunkRows, n_rows - j0);
+    F16RowsToFloat(src16 + j0 * src_stride, src_stride, chunk, dim, rows);
+    fn(static_cast<const float*>(rows), j0, chunk);
+  }
+}
+
 // The fp16 promotion is exact, so DotRowsT / AxpyRowsT on the converted rows take the same
 // float steps as on the fp16 rows; AxpyRowsT over consecutive chunks of rows continues
 // each lane's chain through `out` unchanged.
 void DotRowsF16GroupImpl(const float* q, size_t q_stride, size_t n_q, const uint16_t* k,
                          size_t k_stride, size_t n_rows, size_t dim, float scale, float* out,
                          size_t out_stride) {
-  alignas(64) float rows[kGroupChunkRows * kMaxGroupDim];
-  const auto* k16 = reinterpret_cast<const hwy::float16_t*>(k);
-  for (size_t j0 = 0; j0 < n_rows; j0 += kGroupChunkRows) {
-    const size_t chunk = std::min(kGroupChunkRows, n_rows - j0);
-    F16RowsToFloat(k16 + j0 * k_stride, k_stride, chunk, dim, rows);
+  ForEachF16Chunk(k, k_stride, n_rows, dim, [&](const float* rows, size_t j0, size_t chunk) {
     for (size_t g = 0; g < n_q; ++g) {
       DotRowsT(q + g * q_stride, rows, dim, chunk, dim, scale, out + g * out_stride + j0);
     }
-  }
+  });
 }
 
 void AxpyRowsF16GroupImpl(const float* w, size_t w_stride, size_t n_q, const uint16_t* v,
                           size_t v_stride, size_t n_rows, size_t dim, float* out,
                           size_t out_stride) {
-  alignas(64) float rows[kGroupChunkRows * kMaxGroupDim];
-  const auto* v16 = reinterpret_cast<const hwy::float16_t*>(v);
-  for (size_t j0 = 0; j0 < n_rows; j0 += kGroupChunkRows) {
-    const size_t chunk = std::min(kGroupChunkRows, n_rows - j0);
-    F16RowsToFloat(v16 + j0 * v_stride, v_stride, chunk, dim, rows);
+  ForEachF16Chunk(v, v_stride, n_rows, dim, [&](const float* rows, size_t j0, size_t chunk) {
     for (size_t g = 0; g < n_q; ++g) {
       AxpyRowsT(w + g * w_stride + j0, rows, dim, chunk, dim, out + g * out_stride);
     }
-  }
+  });
 }
 
 }  // namespace HWY_NAMESPACE
