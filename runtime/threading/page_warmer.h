@@ -1,0 +1,62 @@
+// A background thread that touches the 2 MiB pages of weights a pass is about to read.
+#ifndef CPUBRRR_RUNTIME_THREADING_PAGE_WARMER_H_
+#define CPUBRRR_RUNTIME_THREADING_PAGE_WARMER_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "absl/types/span.h"
+
+namespace cpubrrr {
+
+// A run of bytes to warm.
+struct ByteSpan {
+  const void* data;
+  size_t size;
+};
+
+// Reads one byte of every 2 MiB page that the spans of the latest request touch, front to
+// back, on its own thread; a newer request replaces what is left of an older one. Why: on
+// a VM whose hypervisor re-validates memory that has not been read for a fraction of a
+// second (docs/RESEARCH_LOG.md, session 6: ~10 us per 2 MiB page on the CI machine), the
+// first read of each page of a routed expert stalls the worker; a thread on an idle core
+// takes those stalls instead. It only reads, so results never depend on it. The thread
+// sleeps on a condition variable between requests.
+class PageWarmer {
+ public:
+  static constexpr size_t kPageBytes = size_t{2} << 20;
+
+  PageWarmer();
+  ~PageWarmer();
+  PageWarmer(const PageWarmer&) = delete;
+  PageWarmer& operator=(const PageWarmer&) = delete;
+
+  // Replaces the pending request with `spans` (copied) and wakes the thread.
+  void Warm(absl::Span<const ByteSpan> spans);
+  // Blocks until the latest request has been touched to its end or replaced.
+  void WaitIdle();
+  // Pages touched since construction.
+  uint64_t pages_touched();
+
+ private:
+  void Loop();
+
+  std::mutex mu_;
+  std::condition_variable wake_, idle_;
+  std::vector<ByteSpan> pending_;  // guarded by mu_
+  // Requests made; written under mu_, read without it between pages.
+  std::atomic<uint64_t> requested_{0};
+  uint64_t finished_ = 0;  // requests touched to their end or replaced; guarded by mu_
+  uint64_t pages_ = 0;     // guarded by mu_
+  std::atomic<bool> stopping_{false};  // written under mu_
+  std::thread thread_;
+};
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_RUNTIME_THREADING_PAGE_WARMER_H_
