@@ -23,6 +23,7 @@
 #include "models/common/linear.h"
 #include "runtime/gguf/page_in.h"
 #include "runtime/gguf/str_cat.h"
+#include "runtime/threading/page_warmer.h"
 #include "runtime/threading/physical_cores.h"
 #include "runtime/threading/task_board.h"
 #include "runtime/threading/worker_pool.h"
@@ -136,6 +137,7 @@ class MoeModel : public Model {
   void Experts(const WorkerContext& ctx, uint32_t il, int n);
   void GateUp(WorkerScratch& s, uint32_t il, uint32_t e, Range rows);
   void Down(WorkerScratch& s, uint32_t il, uint32_t e, Range rows);
+  void WarmAhead(const std::vector<uint32_t>& active, uint32_t il);
 
   GgufFile file_;
   ModelConfig c_;
@@ -145,6 +147,8 @@ class MoeModel : public Model {
   ModelInfo info_;
   WorkerPool pool_;
   TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
+  std::unique_ptr<PageWarmer> warmer_;  // null: off, or no idle core
+  std::vector<ByteSpan> warm_spans_;
   std::vector<WorkerScratch> scratch_;
   std::vector<int32_t> iota_;
   // Activations of one chunk of up to batch_ tokens.
@@ -226,6 +230,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
     s.up.resize(U * c_.n_ff_exp);
     s.entries.resize(c_.n_expert);
   }
+  if (options.warm_pages && n_threads < PhysicalCoreCount()) warmer_ = std::make_unique<PageWarmer>();
 
   info_.architecture = c_.architecture;
   info_.name = c_.name;
@@ -525,6 +530,7 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
     s.active.push_back(e);
     for (int32_t entry : s.entries[e]) s.down_row[entry] = row++;
   }
+  if (warmer_ && ctx.index() == 0) WarmAhead(s.active, il);
   const size_t ff = c_.n_ff_exp;
   const size_t m = s.active.size();
   if (m >= static_cast<size_t>(ctx.n_workers())) {
@@ -595,6 +601,29 @@ void MoeModel::GateUp(WorkerScratch& s, uint32_t il, uint32_t e, Range rows) {
     }
     hidden_.Quantize(entries[i], rows, down_format);
   }
+}
+
+// Asks the warmer for the pages layer il's `active` experts will read, in the order the
+// workers take them (every gate/up, then every down), then for the next layer's dense
+// weights (the output head after the last layer).
+void MoeModel::WarmAhead(const std::vector<uint32_t>& active, uint32_t il) {
+  const LayerWeights& l = w_.layers[il];
+  warm_spans_.clear();
+  auto add = [&](const WeightMatrix& m, uint32_t e) {
+    warm_spans_.push_back({m.Row(e, 0), static_cast<size_t>(m.rows) * m.row_bytes});
+  };
+  for (uint32_t e : active) {
+    add(l.gate_exps, e);
+    add(l.up_exps, e);
+  }
+  for (uint32_t e : active) add(l.down_exps, e);
+  if (il + 1 < c_.n_layer) {
+    const LayerWeights& next = w_.layers[il + 1];
+    for (const WeightMatrix* m : {&next.wq, &next.wk, &next.wv, &next.wo, &next.router}) add(*m, 0);
+  } else {
+    add(w_.output, 0);
+  }
+  warmer_->Warm(warm_spans_);
 }
 
 // Rows `rows` of expert e's down for its tokens, into its rows of eo_.

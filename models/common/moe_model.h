@@ -26,6 +26,10 @@ struct ModelOptions {
   // in chunks of this size. Larger chunks give each expert more tokens per weight read.
   // Sliding-window layers keep window + max_batch_tokens - 1 positions.
   int max_batch_tokens = 512;
+  // With fewer workers than physical cores, a PageWarmer thread (runtime/threading/
+  // page_warmer.h) touches each layer's routed experts and the next layer's dense weights
+  // ahead of the workers.
+  bool warm_pages = true;
 };
 
 // Returns a Model that owns `file` and runs `weights` (views into it) with `config`.
