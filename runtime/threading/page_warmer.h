@@ -20,13 +20,14 @@ struct ByteSpan {
   size_t size;
 };
 
-// Reads one byte of every 2 MiB page that the spans of the latest request touch, front to
-// back, on its own thread; a newer request replaces what is left of an older one. Why: on
-// a VM whose hypervisor re-validates memory that has not been read for a fraction of a
-// second (docs/RESEARCH_LOG.md, session 6: ~10 us per 2 MiB page on the CI machine), the
-// first read of each page of a routed expert stalls the worker; a thread on an idle core
-// takes those stalls instead. It only reads, so results never depend on it. The thread
-// sleeps on a condition variable between requests.
+// Reads the first byte of each span and the start of every later 2 MiB page it reaches,
+// front to back, on its own thread; a newer request replaces what is left of an older one.
+// Why: on the CI VM the hypervisor re-validates every mapped 2 MiB page about twice a
+// second, and the first read of a page after that costs ~8 us (docs/RESEARCH_LOG.md,
+// session 6; //runtime/threading:page_sweep_probe shows it). Routed experts are mostly read
+// for the first time since the last re-validation, so the worker reading them stalls; a
+// thread on an idle core can take those stalls instead. It only reads, so results never
+// depend on it. The thread sleeps on a condition variable between requests.
 class PageWarmer {
  public:
   static constexpr size_t kPageBytes = size_t{2} << 20;
