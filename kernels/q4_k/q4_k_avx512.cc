@@ -104,17 +104,20 @@ alignas(64) constexpr uint32_t kScaleSelect[4][16] = {
 #undef CPUBRRR_SEL
 };
 
-// Writes y[r] = Sum8(acc of row r) + Sum4(min lanes of row r) for r < n, the sums taken
-// on whole vectors: acc[p] holds rows 2p, 2p + 1 (8 lanes each), accm[g] rows 4g .. 4g + 3
-// (4 lanes each).
+// Stores the float lanes of a tile's accumulators and writes y[r] = Sum8(acc of row r) +
+// Sum4(min lanes of row r) for r < n: acc[p] holds rows 2p, 2p + 1 (8 lanes each), accm[g]
+// rows 4g .. 4g + 3 (4 lanes each).
 template <int kPairs, int kQuads>
 inline void FinishTile(const __m512 (&acc)[kPairs], const __m512 (&accm)[kQuads], int n,
                        float* y, size_t y_stride) {
-  alignas(64) float sums[kPairs][16];
+  alignas(64) float lanes[kPairs][16];
   alignas(64) float mins[kQuads][16];
-  for (int p = 0; p < kPairs; ++p) _mm512_store_ps(sums[p], avx512::Sum8Halves(acc[p]));
-  for (int g = 0; g < kQuads; ++g) _mm512_store_ps(mins[g], avx512::Sum4Quarters(accm[g]));
-  for (int i = 0; i < n; ++i) y[i * y_stride] = sums[i / 2][8 * (i % 2)] + mins[i / 4][4 * (i % 4)];
+  for (int p = 0; p < kPairs; ++p) _mm512_store_ps(lanes[p], acc[p]);
+  for (int g = 0; g < kQuads; ++g) _mm512_store_ps(mins[g], accm[g]);
+  for (int i = 0; i < n; ++i) {
+    y[i * y_stride] = ggml_x86::Sum8(&lanes[i / 2][8 * (i % 2)]) +
+                      ggml_x86::Sum4(&mins[i / 4][4 * (i % 4)]);
+  }
 }
 
 // Prefetches the part of the next 8-row tile (at `next`) that matches block b of this

@@ -94,13 +94,13 @@ inline __m512i BiasLanes(__m512i s16, __m512i bsums) {
   return _mm512_slli_epi32(_mm512_madd_epi16(s16, bsums), 5);
 }
 
-// Writes y[i * y_stride] = Sum8(float lanes of row or token i) for i < n, the sums taken on
-// whole vectors; acc[p] holds i = 2p, 2p + 1 (8 lanes each).
+// Writes y[i * y_stride] = Sum8(float lanes of row or token i) for i < n; acc[p] holds
+// i = 2p, 2p + 1 (8 lanes each).
 template <int kPairs>
 inline void FinishTile(const __m512 (&acc)[kPairs], int n, float* y, size_t y_stride) {
-  alignas(64) float sums[kPairs][16];
-  for (int p = 0; p < kPairs; ++p) _mm512_store_ps(sums[p], avx512::Sum8Halves(acc[p]));
-  for (int i = 0; i < n; ++i) y[i * y_stride] = sums[i / 2][8 * (i % 2)];
+  alignas(64) float lanes[kPairs][16];
+  for (int p = 0; p < kPairs; ++p) _mm512_store_ps(lanes[p], acc[p]);
+  for (int i = 0; i < n; ++i) y[i * y_stride] = ggml_x86::Sum8(&lanes[i / 2][8 * (i % 2)]);
 }
 
 // Computes y[r] for R <= 8 consecutive rows in ggml's order (kernels/kquant/ggml_x86_order.h):
