@@ -130,11 +130,12 @@ class KQuantVariantTest : public ::testing::TestWithParam<typename Format::Kerne
                            x_stride, n_tokens, n_blocks, y_stride, Format::AbsSum);
   }
 
-  // Row counts around the gemv row tile (8) and block counts around 8, with rows padded
-  // to a larger stride.
+  // Row counts around the gemv row tile (8) and block counts around 4 (the AVX-512 Q4_K
+  // gemv finishes rows of up to 4 blocks another way) and 8, with rows padded to a larger
+  // stride.
   void CheckGemvShapes() {
     std::mt19937 rng(kSeed);
-    for (size_t n_blocks : {1, 7, 8, 9, 17}) {
+    for (size_t n_blocks : {1, 4, 5, 7, 8, 9, 17}) {
       for (size_t rows : {1, 7, 8, 9, 17}) {
         for (size_t pad : {0, 3}) {
           const size_t row_stride = n_blocks + pad;

@@ -104,21 +104,34 @@ alignas(64) constexpr uint32_t kScaleSelect[4][16] = {
 #undef CPUBRRR_SEL
 };
 
-// Stores the float lanes of a tile's accumulators and writes y[r] = Sum8(acc of row r) +
-// Sum4(min lanes of row r) for r < n: acc[p] holds rows 2p, 2p + 1 (8 lanes each), accm[g]
-// rows 4g .. 4g + 3 (4 lanes each).
-template <int kPairs, int kQuads>
+// Writes y[r] = Sum8(acc of row r) + Sum4(min lanes of row r) for r < n: acc[p] holds rows
+// 2p, 2p + 1 (8 lanes each), accm[g] rows 4g .. 4g + 3 (4 lanes each). kVectorSums takes
+// the sum trees on whole vectors (the same additions, avx512_lane_sums.h), otherwise per
+// row on stored lanes. The vector form is faster in the benchmark on every shape (hot
+// Q4_K expert down 35.6 -> 41.0 GB/s), but qwen3 decode ran 2-8% slower with it on the
+// 8-block rows (gate/up, attention) in ABBA-ordered runs, cause not found; with it on
+// rows of at most 4 blocks only (the 3-block expert down) decode did not move (research
+// log, session 7).
+template <bool kVectorSums, int kPairs, int kQuads>
 inline void FinishTile(const __m512 (&acc)[kPairs], const __m512 (&accm)[kQuads], int n,
-                       float* y, size_t y_stride) {
-  alignas(64) float lanes[kPairs][16];
+                       float* y) {
+  alignas(64) float sums[kPairs][16];
   alignas(64) float mins[kQuads][16];
-  for (int p = 0; p < kPairs; ++p) _mm512_store_ps(lanes[p], acc[p]);
-  for (int g = 0; g < kQuads; ++g) _mm512_store_ps(mins[g], accm[g]);
+  for (int p = 0; p < kPairs; ++p) {
+    _mm512_store_ps(sums[p], kVectorSums ? avx512::Sum8Halves(acc[p]) : acc[p]);
+  }
+  for (int g = 0; g < kQuads; ++g) {
+    _mm512_store_ps(mins[g], kVectorSums ? avx512::Sum4Quarters(accm[g]) : accm[g]);
+  }
   for (int i = 0; i < n; ++i) {
-    y[i * y_stride] = ggml_x86::Sum8(&lanes[i / 2][8 * (i % 2)]) +
-                      ggml_x86::Sum4(&mins[i / 4][4 * (i % 4)]);
+    const float* row = &sums[i / 2][8 * (i % 2)];
+    const float* row_mins = &mins[i / 4][4 * (i % 4)];
+    y[i] = kVectorSums ? row[0] + row_mins[0] : ggml_x86::Sum8(row) + ggml_x86::Sum4(row_mins);
   }
 }
+
+// Rows of up to this many blocks finish with vector sum trees (FinishTile).
+constexpr size_t kMaxBlocksForVectorSums = 4;
 
 // Prefetches the part of the next 8-row tile (at `next`) that matches block b of this
 // one: block b of each of its rows, the order the tile will read it in, so the next tile
@@ -211,7 +224,11 @@ void GemvRows(const BlockQ4K* w, size_t row_stride, const GemvX* xp, const Block
       }
     }
   }
-  FinishTile(acc, accm, R, y, 1);
+  if (n_blocks <= kMaxBlocksForVectorSums) {
+    FinishTile<true>(acc, accm, R, y);
+  } else {
+    FinishTile<false>(acc, accm, R, y);
+  }
 }
 
 using GemvRowsFn = void (*)(const BlockQ4K*, size_t, const GemvX*, const BlockQ8K*, size_t,
