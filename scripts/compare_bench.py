@@ -2,8 +2,10 @@
 # Compares cpubrrr's speed with llama-bench builds, running the engines alternately.
 """Compares `cpubrrr bench` with llama-bench builds (peers) on the same models, alternating engines.
 
-For each model and thread count it runs the engines in turn, round after round
-(cpubrrr, peer 1, peer 2, cpubrrr, peer 1, ...), each with `-o json`, pools the per-run
+For each model and thread count it runs the engines in turn, round after round, every
+other round in reverse (cpubrrr, peer 1, peer 2, peer 2, peer 1, cpubrrr, cpubrrr, ...: a
+slow drift of the machine then weighs on every engine alike, where a fixed order favoured
+whichever engine ran second in tests on the CI VM), each with `-o json`, pools the per-run
 samples (`samples_ts`) of every round, and prints one markdown table per model: engine,
 flags, threads, test, median t/s, and cpubrrr's median over the engine's. It runs only the
 binaries it is given; it never builds a peer. See docs/BENCHMARKS.md.
@@ -104,15 +106,16 @@ def drop_page_cache(model):
 
 
 def collect(engines, model, thread_counts, args, run=run_engine):
-    """Runs the engines alternately for `args.rounds` rounds at each thread count, each
-    after dropping the model from the page cache when `args.drop_page_cache` is set.
+    """Runs the engines alternately for `args.rounds` rounds at each thread count, odd
+    rounds in reverse order, each run after dropping the model from the page cache when
+    `args.drop_page_cache` is set.
 
     Returns {(engine name, threads, test): [samples_ts of every run]}, in first-seen order.
     """
     samples = {}
     for threads in thread_counts:
-        for _ in range(args.rounds):
-            for engine in engines:
+        for r in range(args.rounds):
+            for engine in engines if r % 2 == 0 else engines[::-1]:
                 if args.drop_page_cache:
                     drop_page_cache(model)
                 for row in run(engine, model, threads, args):

@@ -56,14 +56,15 @@ class CompareBenchTest(unittest.TestCase):
         with open(self.log) as f:
             return [line.split() for line in f]
 
-    def test_alternates_engines_round_after_round(self):
+    def test_alternates_engines_forward_then_backward(self):
         argv = ["--model", "/m/a.gguf", "--cpubrrr", self.fake("ours", 10, "3, 5"),
                 "--peer", "llama.cpp=" + self.fake("llama", 4, "8") + ":-fa 1",
                 "--peer", "ik=" + self.fake("ik", 5, "2") + ":-rtr 1 -fa 1",
                 "--threads", "1,2", "-p", "512", "-n", "128", "-r", "2", "--rounds", "3"]
         out = self.run_main(argv)
         runs = self.logged()
-        self.assertEqual([r[0] for r in runs], ["ours", "llama", "ik"] * 6)
+        forward, backward = ["ours", "llama", "ik"], ["ik", "llama", "ours"]
+        self.assertEqual([r[0] for r in runs], (forward + backward + forward) * 2)
         self.assertEqual([r[r.index("-t") + 1] for r in runs], ["1"] * 9 + ["2"] * 9)
         common = ["-m", "/m/a.gguf", "-p", "512", "-n", "128", "-t", "1", "-r", "2", "-o", "json"]
         self.assertEqual(runs[0][1:], ["bench"] + common)
@@ -111,7 +112,7 @@ class CompareBenchTest(unittest.TestCase):
                            "--rounds", "2", "--drop-page-cache"])
         finally:
             compare_bench.drop_page_cache = real_drop
-        self.assertEqual([r[0] for r in self.logged()], ["drop", "ours", "drop", "llama"] * 2)
+        self.assertEqual([r[0] for r in self.logged()], ["drop", "ours", "drop", "llama", "drop", "llama", "drop", "ours"])
         self.assertEqual(logged_drops, [model] * 4)
 
     def test_page_cache_is_kept_by_default(self):
