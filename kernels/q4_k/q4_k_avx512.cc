@@ -108,10 +108,10 @@ alignas(64) constexpr uint32_t kScaleSelect[4][16] = {
 // 2p, 2p + 1 (8 lanes each), accm[g] rows 4g .. 4g + 3 (4 lanes each). kVectorSums takes
 // the sum trees on whole vectors (the same additions, avx512_lane_sums.h), otherwise per
 // row on stored lanes. The vector form is faster in the benchmark on every shape (hot
-// Q4_K expert down 35.6 -> 41.0 GB/s), but qwen3 decode ran 2-8% slower with it on the
-// 8-block rows (gate/up, attention) in ABBA-ordered runs, cause not found; with it on
-// rows of at most 4 blocks only (the 3-block expert down) decode did not move (research
-// log, session 7).
+// Q4_K expert down 35.6 -> 41.0 GB/s), but with it on every row shape qwen3 decode ran
+// slower in 9 of 10 ABBA-ordered blocks (mostly by 2-9%; cause not found); with it on
+// rows of at most 4 blocks only (the 3-block expert down) decode stayed within noise
+// (research log, session 7).
 template <bool kVectorSums, int kPairs, int kQuads>
 inline void FinishTile(const __m512 (&acc)[kPairs], const __m512 (&accm)[kQuads], int n,
                        float* y) {
