@@ -67,7 +67,7 @@ uint64_t CgroupMemoryLimitBytes(const std::string& proc_self_cgroup,
     std::string path(second + 1);
     while (!path.empty() && (path.back() == '\n' || path.back() == '/')) path.pop_back();
     if (controllers.empty()) {  // cgroup v2
-      for (const std::string root : {sys_cgroup, sys_cgroup + "/unified"}) {
+      for (const std::string& root : {sys_cgroup, sys_cgroup + "/unified"}) {
         if (!read(root + path + "/memory.max")) read(root + "/memory.max");
       }
     } else if (("," + controllers + ",").find(",memory,") != std::string::npos) {
