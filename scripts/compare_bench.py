@@ -5,7 +5,7 @@
 For each model and thread count it runs the engines in turn, round after round, every
 other round in reverse (cpubrrr, peer 1, peer 2, peer 2, peer 1, cpubrrr, cpubrrr, ...: a
 slow drift of the machine then weighs on every engine alike, where a fixed order favoured
-whichever engine ran second in tests on the CI VM), each with `-o json`, pools the per-run
+whichever binary ran second in A/B runs on the CI VM), each with `-o json`, pools the per-run
 samples (`samples_ts`) of every round, and prints one markdown table per model: engine,
 flags, threads, test, median t/s, and cpubrrr's median over the engine's. It runs only the
 binaries it is given; it never builds a peer. See docs/BENCHMARKS.md.
