@@ -4,15 +4,16 @@
 // page goes slow (~8 us) about twice a second however often it is read: the reason for
 // runtime/threading/page_warmer.h.
 //   bazel run -c opt //runtime/threading:page_sweep_probe -- FILE [period_s=0.15] [seconds=3]
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <string>
 #include <thread>
+
+#include "absl/status/statusor.h"
+#include "runtime/gguf/mapped_file.h"
 
 namespace {
 
@@ -29,21 +30,21 @@ int main(int argc, char** argv) {
   }
   const double period = argc > 2 ? std::atof(argv[2]) : 0.15;
   const double total = argc > 3 ? std::atof(argv[3]) : 3.0;
-  const int fd = open(argv[1], O_RDONLY);
-  const off_t size = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+  // Mapped as the models map weights (runtime/gguf/mapped_file.h).
+  absl::StatusOr<std::unique_ptr<cpubrrr::MappedFile>> file = cpubrrr::MappedFile::Open(argv[1]);
+  if (!file.ok()) {
+    std::fprintf(stderr, "page_sweep_probe: %s\n", std::string(file.status().message()).c_str());
+    return 1;
+  }
   constexpr size_t kPage = size_t{2} << 20;
-  if (size < static_cast<off_t>(2 * kPage)) {
-    std::fprintf(stderr, "page_sweep_probe: %s: cannot open, or smaller than 4 MiB\n", argv[1]);
+  const uintptr_t begin = reinterpret_cast<uintptr_t>((*file)->bytes().data());
+  const uintptr_t first = (begin + kPage - 1) & ~(kPage - 1);
+  const uintptr_t end_of_file = begin + (*file)->bytes().size();
+  const size_t pages = end_of_file > first ? (end_of_file - first) / kPage : 0;
+  if (pages == 0) {
+    std::fprintf(stderr, "page_sweep_probe: %s holds no whole 2 MiB page\n", argv[1]);
     return 1;
   }
-  void* map = mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
-  if (map == MAP_FAILED) {
-    std::perror("page_sweep_probe: mmap");
-    return 1;
-  }
-  madvise(map, static_cast<size_t>(size), MADV_HUGEPAGE);
-  const uintptr_t first = (reinterpret_cast<uintptr_t>(map) + kPage - 1) & ~(kPage - 1);
-  const size_t pages = (reinterpret_cast<uintptr_t>(map) + static_cast<size_t>(size) - first) / kPage;
   const Clock::time_point end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                    std::chrono::duration<double>(total));
   for (int sweep = 0; Clock::now() < end; ++sweep) {
