@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "runtime/gguf/errno_status.h"
 #include "runtime/gguf/str_cat.h"
 
 namespace cpubrrr {
@@ -41,10 +42,6 @@ std::string EncodeArray(const GgufArray& a) {
   Put<uint64_t>(&out, a.count());
   out.append(a.elements());
   return out;
-}
-
-absl::Status ErrnoError(std::string_view what, std::string_view path, int err) {
-  return absl::ErrnoToStatus(err, Cat(what, " ", path, ": ", std::strerror(err)));
 }
 
 // Writes all of data[0, n) to `fd`, retrying short and interrupted writes.

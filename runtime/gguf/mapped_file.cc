@@ -7,19 +7,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include "absl/status/status.h"
+#include "runtime/gguf/errno_status.h"
 #include "runtime/gguf/str_cat.h"
 
 namespace cpubrrr {
-namespace {
-
-absl::Status ErrnoError(std::string_view what, const std::string& path, int err) {
-  return absl::ErrnoToStatus(err, Cat(what, " ", path, ": ", std::strerror(err)));
-}
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
