@@ -6,6 +6,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
+#include "kernels/common/variant_test_util.h"
 #include "kernels/kquant/ggml_x86_order.h"
 
 namespace cpubrrr {
@@ -14,7 +15,11 @@ namespace {
 class LaneSumsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512)) GTEST_SKIP() << "needs AVX-512";
+    struct {
+      const char* name;
+      CpuFeatures required;
+    } const sums = {"avx512_lane_sums", kCpuAvx512};
+    testing::SkipUnlessCpuRuns(sums);
   }
 };
 
