@@ -20,16 +20,15 @@ namespace hn = hwy::HWY_NAMESPACE;
 uint64_t StreamReadImpl(const uint64_t* data, size_t n) {
   const hn::ScalableTag<uint64_t> d;
   const size_t lanes = hn::Lanes(d);
-  // Four independent accumulators keep several loads in flight.
-  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
-  for (size_t i = 0; i + 4 * lanes <= n; i += 4 * lanes) {
-    a0 = hn::Xor(a0, hn::Load(d, data + i));
-    a1 = hn::Xor(a1, hn::Load(d, data + i + lanes));
-    a2 = hn::Xor(a2, hn::Load(d, data + i + 2 * lanes));
-    a3 = hn::Xor(a3, hn::Load(d, data + i + 3 * lanes));
+  // Two accumulators and a pointer step. The earlier form (four accumulators, an index)
+  // read 10-17% slower on Zen 5 with AVX-512, alternating in one process with hand-written
+  // loops; this one reads as fast as the best of them (research log, session 8).
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d);
+  for (const uint64_t* p = data; p < data + n; p += 2 * lanes) {
+    a0 = hn::Xor(a0, hn::Load(d, p));
+    a1 = hn::Xor(a1, hn::Load(d, p + lanes));
   }
-  const auto all = hn::Xor(hn::Xor(a0, a1), hn::Xor(a2, a3));
-  return hn::GetLane(hn::SumOfLanes(d, all));
+  return hn::GetLane(hn::SumOfLanes(d, hn::Xor(a0, a1)));
 }
 
 }  // namespace HWY_NAMESPACE

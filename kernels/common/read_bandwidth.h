@@ -7,8 +7,9 @@
 
 namespace cpubrrr {
 
-// Returns the sum of `n` 64-bit words read with the widest vectors the CPU has
-// (the sum keeps the loads from being optimized away). Precondition: `data` is
+// Reads `n` 64-bit words with the widest vectors the CPU has and returns a checksum of
+// them (per vector lane their XOR, then the lanes' sum: a single non-zero word comes back
+// unchanged), which keeps the loads from being optimized away. Precondition: `data` is
 // 64-byte aligned and `n` is a multiple of 64.
 uint64_t StreamRead(const uint64_t* data, size_t n);
 
