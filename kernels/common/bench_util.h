@@ -5,7 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <vector>
 
 #include <ctime>
@@ -36,13 +39,16 @@ void FillBlocks(Block* blocks, size_t count, uint64_t seed, Fix fix) {
   for (size_t i = 0; i < count; ++i) fix(blocks[i]);
 }
 
-// Copies of one weight shape: `copies` matrices of rows x n_blocks, allocated contiguously.
+// Copies of one weight shape: `copies` matrices of rows x n_blocks, allocated contiguously
+// and visited in a fixed shuffled order, so one matrix's end never runs on into the next
+// one's start (decode, too, reads its experts' matrices from scattered places).
 template <typename Block>
 struct WeightSet {
   std::unique_ptr<Block[], HugePagesFree> data;
   size_t matrix_blocks = 0;
   size_t copies = 0;
-  const Block* Matrix(size_t i) const { return data.get() + (i % copies) * matrix_blocks; }
+  std::vector<size_t> order;  // a permutation of 0 .. copies - 1
+  const Block* Matrix(size_t i) const { return data.get() + order[i % copies] * matrix_blocks; }
 };
 
 // Returns enough copies of a rows x n_blocks matrix to exceed `total_bytes` (at least 1).
@@ -55,6 +61,9 @@ WeightSet<Block> MakeWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
   if (set.copies == 0) set.copies = 1;
   set.data = AllocateHugeArray<Block>(set.copies * set.matrix_blocks);
   FillBlocks(set.data.get(), set.copies * set.matrix_blocks, 0x9E3779B97F4A7C15ull, fix);
+  set.order.resize(set.copies);
+  std::iota(set.order.begin(), set.order.end(), size_t{0});
+  std::shuffle(set.order.begin(), set.order.end(), std::mt19937(5));
   return set;
 }
 
@@ -87,6 +96,29 @@ inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
     const double start = ThreadCpuSeconds();
     sink = sink + StreamRead(buffer.get(), n);
     const double gbs = static_cast<double>(n * sizeof(uint64_t)) / (ThreadCpuSeconds() - start) / 1e9;
+    best = gbs > best ? gbs : best;
+  }
+  return best;
+}
+
+// Returns the best of 3 single-thread streaming reads (StreamRead) of a 256 MiB buffer that
+// lives for the whole run, in GB/s of thread CPU time. Cold benchmarks call it right before
+// their timed loop: on a shared machine the bandwidth left to one thread drifts by 20-30%
+// within a minute, so a yardstick taken once at start-up sets most of the spread of their
+// ratio. The buffer is touched once; a fresh one reads slower on its first passes.
+inline double ReadYardstickGBs() {
+  constexpr size_t kWords = (size_t{256} << 20) / sizeof(uint64_t);
+  static const std::unique_ptr<uint64_t[], HugePagesFree> buffer = [] {
+    auto b = AllocateHugeArray<uint64_t>(kWords);
+    for (size_t i = 0; i < kWords; ++i) b[i] = i;
+    return b;
+  }();
+  double best = 0.0;
+  volatile uint64_t sink = 0;
+  for (int r = 0; r < 3; ++r) {
+    const double start = ThreadCpuSeconds();
+    sink = sink + StreamRead(buffer.get(), kWords);
+    const double gbs = static_cast<double>(kWords * sizeof(uint64_t)) / (ThreadCpuSeconds() - start) / 1e9;
     best = gbs > best ? gbs : best;
   }
   return best;

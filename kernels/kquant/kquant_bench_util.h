@@ -20,6 +20,7 @@
 #include "kernels/common/huge_pages.h"
 #include "kernels/common/read_bandwidth.h"
 #include "kernels/common/vnni_peak.h"
+#include "quant/fp16.h"
 #include "quant/q8_k.h"
 
 namespace cpubrrr::bench {
@@ -31,16 +32,16 @@ struct Shape {
   size_t n_blocks;
 };
 
-// Yardsticks measured once per run. The benchmarks report rates per thread CPU time,
-// which on a shared, oversubscribed machine leaves out time spent descheduled; the
-// bandwidth they are compared with (read_gbs) is measured the same way. read_wall_gbs is
-// MeasureReadBandwidthGBs (wall clock), for reference.
+// Yardsticks measured once per run, printed for reference (cold gemvs compare with
+// ReadYardstickGBs, taken right before each). The benchmarks report rates per thread CPU
+// time, which on a shared, oversubscribed machine leaves out time spent descheduled; the
+// read bandwidths are measured the same way, read_wall_gbs (MeasureReadBandwidthGBs) on
+// the wall clock.
 struct Yardsticks {
   double read_gbs = 0;
   double read_wall_gbs = 0;
   double vnni_gmacs = 0;  // 0 when the CPU has no AVX-512 VNNI
 };
-
 
 // Returns the yardsticks, printing them and adding them to the benchmark context.
 inline Yardsticks MeasureYardsticks() {
@@ -59,48 +60,45 @@ inline Yardsticks MeasureYardsticks() {
   return y;
 }
 
-// Returns `copies` distinct copies of one random rows x n_blocks matrix, each block passed
-// through `fix` (to keep fp16 scales finite). The last result is cached, so benchmarks of
-// one shape (registered together) share it and only one cold set is alive at a time.
+// Returns a fp16 scale in 2^-14 .. 2^-4 made from 16 random bits (random fp16 bits could
+// be infinities or NaNs).
+inline uint16_t ScaleFromBits(uint16_t bits) {
+  return Fp32ToFp16(1.0f / 16384 + (1.0f / 16 - 1.0f / 16384) * static_cast<float>(bits) / 65535.0f);
+}
+
+// Returns the weight set of one shape (bench_util.h), each block passed through `fix` (to
+// keep fp16 scales finite). The last set is cached, so benchmarks of one shape (registered
+// together) share it and only one cold set is alive at a time.
 template <typename Block>
-const std::vector<std::unique_ptr<Block[], HugePagesFree>>& Matrices(size_t rows, size_t n_blocks, size_t copies,
-                                                      void (*fix)(Block&, std::mt19937&)) {
-  static size_t cached_rows = 0, cached_blocks = 0, cached_copies = 0;
-  static std::vector<std::unique_ptr<Block[], HugePagesFree>> w;
-  if (rows == cached_rows && n_blocks == cached_blocks && copies == cached_copies) return w;
-  w.clear();
-  const size_t count = rows * n_blocks;
-  std::mt19937 rng(1);
-  auto first = AllocateHugeArray<Block>(count);
-  auto* bytes = reinterpret_cast<uint8_t*>(first.get());
-  for (size_t i = 0; i < count * sizeof(Block); ++i) bytes[i] = static_cast<uint8_t>(rng());
-  for (size_t i = 0; i < count; ++i) fix(first[i], rng);
-  for (size_t c = 1; c < copies; ++c) {
-    w.push_back(AllocateHugeArray<Block>(count));
-    std::memcpy(w.back().get(), first.get(), count * sizeof(Block));
+const WeightSet<Block>& CachedWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
+                                        void (*fix)(Block&)) {
+  static size_t cached_rows = 0, cached_blocks = 0, cached_bytes = 0;
+  static WeightSet<Block> set;
+  if (rows != cached_rows || n_blocks != cached_blocks || total_bytes != cached_bytes) {
+    set = WeightSet<Block>();  // frees the previous set first
+    set = MakeWeightSet<Block>(rows, n_blocks, total_bytes, fix);
+    cached_rows = rows, cached_blocks = n_blocks, cached_bytes = total_bytes;
   }
-  w.push_back(std::move(first));
-  cached_rows = rows, cached_blocks = n_blocks, cached_copies = copies;
-  return w;
+  return set;
 }
 
 // Registers gemv and 16-token gemm benchmarks of one kernel table on one shape, hot (cut
 // to kHotBytes) or cold (cycling through > kColdBytes). `Kernels` has name, required,
-// gemv and gemm; `Block` is its weight block type.
+// gemv and gemm; `Block` is its weight block type. A cold gemv is compared with the read
+// yardstick measured right before its timed loop (ReadYardstickGBs).
 template <typename Block, typename Kernels>
 void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, bool cold,
-                   void (*fix)(Block&, std::mt19937&)) {
+                   void (*fix)(Block&)) {
   if (!HasFeatures(DetectCpuFeatures(), k.required)) return;
   const size_t row_bytes = shape.n_blocks * sizeof(Block);
   const size_t rows = cold ? shape.rows : std::min(shape.rows, kHotBytes / row_bytes);
   const size_t matrix_bytes = rows * row_bytes;
-  const size_t copies = cold ? kColdBytes / matrix_bytes + 1 : 1;
   for (size_t tokens : {size_t{1}, size_t{16}}) {
     const std::string name = std::string(k.name) + "/" + shape.name + "/" + std::to_string(rows) +
                              "x" + std::to_string(shape.n_blocks * 256) + "/" +
                              (tokens == 1 ? "gemv" : "gemm16") + "/" + (cold ? "cold" : "hot");
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-      const auto& w = Matrices<Block>(rows, shape.n_blocks, copies, fix);
+      const WeightSet<Block>& w = CachedWeightSet<Block>(rows, shape.n_blocks, cold ? kColdBytes : 0, fix);
       std::mt19937 rng(2);
       std::normal_distribution<float> normal;
       std::vector<float> f(tokens * shape.n_blocks * 256);
@@ -108,10 +106,10 @@ void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, b
       std::vector<BlockQ8K> x(tokens * shape.n_blocks);
       QuantizeRowQ8K(f.data(), x.data(), static_cast<int64_t>(f.size()));
       std::vector<float> y(tokens * rows);
+      const double read_gbs = cold && tokens == 1 ? ReadYardstickGBs() : 0;
       size_t c = 0;
       for (auto _ : state) {
-        const Block* wc = w[c].get();
-        c = c + 1 == copies ? 0 : c + 1;
+        const Block* wc = w.Matrix(c++);
         if (tokens == 1) {
           k.gemv(wc, shape.n_blocks, rows, x.data(), shape.n_blocks, y.data());
         } else {
@@ -128,8 +126,9 @@ void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, b
       state.counters["GB/s"] = Counter(bytes_per_iter / 1e9, Counter::kIsIterationInvariantRate);
       state.counters["GMAC/s"] = Counter(macs_per_iter / 1e9, Counter::kIsIterationInvariantRate);
       if (cold && tokens == 1) {
+        state.counters["read_GB/s"] = read_gbs;
         state.counters["pct_of_bw"] =
-            Counter(100 * bytes_per_iter / 1e9 / ys.read_gbs, Counter::kIsIterationInvariantRate);
+            Counter(100 * bytes_per_iter / 1e9 / read_gbs, Counter::kIsIterationInvariantRate);
       }
       if (tokens > 1 && ys.vnni_gmacs > 0) {
         state.counters["pct_of_vnni"] =

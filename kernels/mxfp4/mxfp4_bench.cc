@@ -42,9 +42,7 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
     for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
   });
   std::vector<float> y(n_tokens * rows);
-  // The yardstick is measured right before the timed loop: on a shared machine the
-  // bandwidth left to this thread drifts during a run.
-  const double read_gbs = bench::MeasureReadBandwidthCpuGBs(size_t{256} << 20, 3);
+  const double read_gbs = bench::ReadYardstickGBs();
   size_t i = 0;
   for (auto _ : state) {
     const BlockMxfp4* w = set.Matrix(i++);

@@ -1,21 +1,17 @@
 // Google Benchmark of every Q4_K variant on qwen3moe shapes: gemv and 16-token gemm, hot and cold.
 #include <benchmark/benchmark.h>
 
-#include <random>
-
 #include "kernels/kquant/kquant_bench_util.h"
 #include "kernels/q4_k/q4_k.h"
-#include "quant/fp16.h"
 #include "quant/q4_k.h"
 
 namespace cpubrrr {
 namespace {
 
-// Keeps d and dmin in 2^-14 .. 2^-4 (random bytes could be infinities or NaNs).
-void FixScales(BlockQ4K& b, std::mt19937& rng) {
-  std::uniform_real_distribution<float> scale(1.0f / 16384, 1.0f / 16);
-  b.d = Fp32ToFp16(scale(rng));
-  b.dmin = Fp32ToFp16(scale(rng));
+// Keeps d and dmin finite: the random bits of each become a scale in 2^-14 .. 2^-4.
+void FixScales(BlockQ4K& b) {
+  b.d = bench::ScaleFromBits(b.d);
+  b.dmin = bench::ScaleFromBits(b.dmin);
 }
 
 // qwen3moe (Qwen3-30B-A3B): expert gate and up fused (2 x 768 rows), expert down, and

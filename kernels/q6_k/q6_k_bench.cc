@@ -1,21 +1,15 @@
 // Google Benchmark of every Q6_K variant on qwen3moe shapes: gemv and 16-token gemm, hot and cold.
 #include <benchmark/benchmark.h>
 
-#include <random>
-
 #include "kernels/kquant/kquant_bench_util.h"
 #include "kernels/q6_k/q6_k.h"
-#include "quant/fp16.h"
 #include "quant/q6_k.h"
 
 namespace cpubrrr {
 namespace {
 
-// Keeps d in 2^-14 .. 2^-4 (random bytes could be infinities or NaNs).
-void FixScales(BlockQ6K& b, std::mt19937& rng) {
-  std::uniform_real_distribution<float> scale(1.0f / 16384, 1.0f / 16);
-  b.d = Fp32ToFp16(scale(rng));
-}
+// Keeps d finite: its random bits become a scale in 2^-14 .. 2^-4.
+void FixScales(BlockQ6K& b) { b.d = bench::ScaleFromBits(b.d); }
 
 // qwen3moe (Qwen3-30B-A3B) tensors that Q4_K_M files store as Q6_K: expert down
 // (ffn_down_exps) and the output head (151936 vocabulary rows).
