@@ -3,6 +3,7 @@
 #define CPUBRRR_KERNELS_COMMON_PREFETCH_H_
 
 #include <cstddef>
+#include <cstdint>
 
 namespace cpubrrr {
 
@@ -28,6 +29,23 @@ inline void PrefetchSpan(const void* p) {
   const char* c = static_cast<const char*>(p);
 #pragma GCC unroll 64
   for (size_t i = 0; i < (kBytes + 62) / 64 + 1; ++i) PrefetchLine(c + 64 * i);
+}
+
+// Prefetches every 64-byte line whose first byte lies in [p, p + kBytes): 2 or 3 lines for
+// a 144-byte Q4_K block. Over spans that follow one another in memory each line is asked
+// for once (PrefetchSpan asks again for the lines two spans share); the line holding p
+// itself belongs to the span before.
+template <size_t kBytes>
+inline void PrefetchLinesStartingIn(const void* p) {
+  static_assert(kBytes >= 64);
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t first = (begin + 63) & ~uintptr_t{63};
+  constexpr size_t kAlways = kBytes / 64;  // these start before begin + kBytes wherever p is
+#pragma GCC unroll 64
+  for (size_t i = 0; i < kAlways; ++i) PrefetchLine(reinterpret_cast<const void*>(first + 64 * i));
+  if (first + 64 * kAlways < begin + kBytes) {
+    PrefetchLine(reinterpret_cast<const void*>(first + 64 * kAlways));
+  }
 }
 
 }  // namespace cpubrrr
