@@ -2,10 +2,10 @@
 #ifndef CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
 #define CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <memory>
 #include <numeric>
 #include <random>
