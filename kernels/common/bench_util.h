@@ -83,29 +83,34 @@ inline double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Returns the best of `repeats` single-thread streaming reads (StreamRead) of a fresh
-// `bytes` buffer in GB/s of thread CPU time: MeasureReadBandwidthGBs's yardstick, timed
-// like the benchmarks it is compared with.
-inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
-  const size_t n = bytes / sizeof(uint64_t) / 64 * 64;
-  auto buffer = AllocateHugeArray<uint64_t>(n);
-  for (size_t i = 0; i < n; ++i) buffer[i] = i;
+// Returns the best of `repeats` single-thread streaming reads (StreamRead) of the n words
+// at `data`, in GB/s of thread CPU time, timed like the benchmarks it is compared with.
+inline double BestStreamReadCpuGBs(const uint64_t* data, size_t n, int repeats) {
   double best = 0.0;
   volatile uint64_t sink = 0;
   for (int r = 0; r < repeats; ++r) {
     const double start = ThreadCpuSeconds();
-    sink = sink + StreamRead(buffer.get(), n);
+    sink = sink + StreamRead(data, n);
     const double gbs = static_cast<double>(n * sizeof(uint64_t)) / (ThreadCpuSeconds() - start) / 1e9;
     best = gbs > best ? gbs : best;
   }
   return best;
 }
 
-// Returns the best of 3 single-thread streaming reads (StreamRead) of a 256 MiB buffer that
-// lives for the whole run, in GB/s of thread CPU time. Cold benchmarks call it right before
-// their timed loop: on a shared machine the bandwidth left to one thread drifts by 20-30%
-// within a minute, so a yardstick taken once at start-up sets most of the spread of their
-// ratio. The buffer is touched once; a fresh one reads slower on its first passes.
+// Returns BestStreamReadCpuGBs of a fresh `bytes` buffer: MeasureReadBandwidthGBs's
+// yardstick in thread CPU time.
+inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
+  const size_t n = bytes / sizeof(uint64_t) / 64 * 64;
+  auto buffer = AllocateHugeArray<uint64_t>(n);
+  for (size_t i = 0; i < n; ++i) buffer[i] = i;
+  return BestStreamReadCpuGBs(buffer.get(), n, repeats);
+}
+
+// Returns BestStreamReadCpuGBs (3 passes) of a 256 MiB buffer that lives for the whole
+// run. Cold benchmarks call it right before their timed loop: on a shared machine the
+// bandwidth left to one thread drifts by 20-30% within a minute, so a yardstick taken once
+// at start-up sets most of the spread of their ratio. The buffer is touched once; a fresh
+// one reads slower on its first passes.
 inline double ReadYardstickGBs() {
   constexpr size_t kWords = (size_t{256} << 20) / sizeof(uint64_t);
   static const std::unique_ptr<uint64_t[], HugePagesFree> buffer = [] {
@@ -113,15 +118,7 @@ inline double ReadYardstickGBs() {
     for (size_t i = 0; i < kWords; ++i) b[i] = i;
     return b;
   }();
-  double best = 0.0;
-  volatile uint64_t sink = 0;
-  for (int r = 0; r < 3; ++r) {
-    const double start = ThreadCpuSeconds();
-    sink = sink + StreamRead(buffer.get(), kWords);
-    const double gbs = static_cast<double>(kWords * sizeof(uint64_t)) / (ThreadCpuSeconds() - start) / 1e9;
-    best = gbs > best ? gbs : best;
-  }
-  return best;
+  return BestStreamReadCpuGBs(buffer.get(), kWords, 3);
 }
 
 }  // namespace cpubrrr::bench
