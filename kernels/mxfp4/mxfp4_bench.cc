@@ -1,5 +1,6 @@
-// Google Benchmark of every MXFP4 x Q8_0 variant on gpt-oss expert shapes, hot and cold,
-// with GB/s, the share of this run's single-thread read bandwidth and of the VNNI peak.
+// Google Benchmark of every MXFP4 x Q8_0 variant (and of the AVX-512 gemv on repacked
+// weights) on gpt-oss expert shapes, hot and cold, with GB/s, the share of this run's
+// single-thread read bandwidth and of the VNNI peak.
 // Rates are per second of thread CPU time (Google Benchmark's default), and so are the
 // yardsticks, because the shared machine preempts wall-clock runs. The read bandwidth is
 // measured once at start-up (printed, with MeasureReadBandwidthGBs's wall-clock figure)
@@ -11,9 +12,11 @@
 #include "benchmark/benchmark.h"
 #include "kernels/common/bench_util.h"
 #include "kernels/common/cpu_features.h"
+#include "kernels/common/huge_pages.h"
 #include "kernels/common/read_bandwidth.h"
 #include "kernels/common/vnni_peak.h"
 #include "kernels/mxfp4/mxfp4.h"
+#include "kernels/mxfp4/mxfp4_repacked.h"
 
 namespace cpubrrr {
 namespace {
@@ -66,6 +69,48 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
 
+#if defined(__x86_64__)
+// The AVX-512 gemv on repacked weights (mxfp4_repacked.h), hot or cold as Run; GB/s
+// counts the bytes of the original layout, so the rates compare with the other variants'.
+void RunRepacked(benchmark::State& state, Shape shape, bool cold) {
+  const size_t n_blocks = shape.cols / kMxfp4BlockSize;
+  const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockMxfp4));
+  auto fix = [](BlockMxfp4& b) { b.e = static_cast<uint8_t>(118 + (b.e & 15)); };
+  const auto set = bench::MakeWeightSet<BlockMxfp4>(rows, n_blocks, cold ? bench::kColdBytes : 0, fix);
+  const Mxfp4RepackedShape packed_shape{rows, n_blocks};
+  // The same copies, repacked, visited in the same order.
+  bench::WeightSet<uint8_t> packed;
+  packed.matrix_blocks = packed_shape.Bytes();
+  packed.copies = set.copies;
+  packed.data = AllocateHugeArray<uint8_t>(set.copies * packed.matrix_blocks);
+  packed.order = set.order;
+  for (size_t c = 0; c < set.copies; ++c) {
+    RepackMxfp4(set.data.get() + c * set.matrix_blocks, n_blocks, rows, n_blocks,
+                packed.data.get() + c * packed.matrix_blocks);
+  }
+  std::vector<BlockQ8_0> x(n_blocks);
+  bench::FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
+    b.d = 0x2000;
+    for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
+  });
+  std::vector<float> y(packed_shape.Groups() * kRepackedRows);
+  const double read_gbs = bench::ReadYardstickGBs();
+  size_t i = 0;
+  for (auto _ : state) {
+    GemvMxfp4RepackedAvx512(packed.Matrix(i++), packed_shape, 0, packed_shape.Groups(), x.data(),
+                            y.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockMxfp4) +
+                                           x.size() * sizeof(BlockQ8_0));
+  using C = benchmark::Counter;
+  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
+  state.counters["read_GB/s"] = read_gbs;
+  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
+  state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
+}
+#endif
+
 void RegisterAll() {
   const CpuFeatures have = DetectCpuFeatures();
   for (const Mxfp4Kernels& k : AllMxfp4Variants()) {
@@ -84,6 +129,18 @@ void RegisterAll() {
       }
     }
   }
+#if defined(__x86_64__)
+  if (!HasFeatures(have, kCpuAvx512 | kCpuAvx512Vnni)) return;
+  for (const Shape& s : kShapes) {
+    for (bool cold : {false, true}) {
+      const std::string name = std::string("mxfp4/avx512_vnni_repacked/") + s.name + "/gemv" +
+                               (cold ? "/cold" : "/hot");
+      benchmark::RegisterBenchmark(name.c_str(), [s, cold](benchmark::State& st) {
+        RunRepacked(st, s, cold);
+      })->Unit(benchmark::kMicrosecond);
+    }
+  }
+#endif
 }
 
 }  // namespace

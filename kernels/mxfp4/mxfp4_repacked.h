@@ -1,0 +1,64 @@
+// The repacked MXFP4 layout (rows interleaved four at a time, exponents stored apart from
+// the nibbles), the portable repack into it, and the AVX-512 gemv that reads it.
+#ifndef CPUBRRR_KERNELS_MXFP4_MXFP4_REPACKED_H_
+#define CPUBRRR_KERNELS_MXFP4_MXFP4_REPACKED_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "quant/mxfp4.h"
+#include "quant/q8_0.h"
+
+namespace cpubrrr {
+
+// Rows are taken in groups of kRepackedRows (the last group padded with zero rows) and
+// blocks in pairs (an odd last block padded with a zero block). A group is one sequential
+// stream of chunks of up to kRepackedChunkPairs pairs; a chunk is
+//   - one 64-byte line of exponents, 8 bytes per pair: e of (row 0, block 2p), (row 0,
+//     block 2p + 1), (row 1, 2p), (row 1, 2p + 1), ... (row 3, 2p + 1); unused bytes 0;
+//   - per pair, two 64-byte vectors of nibbles, the first for rows 0 and 1, the second for
+//     rows 2 and 3: byte i holds the lower row's E2M1 code in its low nibble and the upper
+//     row's in its high nibble, for value (i % 16) + 16 * (i / 32) of block
+//     2p + (i / 16) % 2 (the 128-bit lanes: values 0-15 of both blocks, then 16-31).
+// Every line starts at a multiple of 64 bytes from the group's start, and so does every
+// group.
+inline constexpr size_t kRepackedRows = 4;
+inline constexpr size_t kRepackedChunkPairs = 8;
+inline constexpr size_t kRepackedPairBytes = 128;
+
+// Sizes of one matrix of `rows` rows of n_blocks blocks in the repacked layout.
+struct Mxfp4RepackedShape {
+  size_t rows, n_blocks;
+
+  size_t Pairs() const { return (n_blocks + 1) / 2; }
+  size_t Groups() const { return (rows + kRepackedRows - 1) / kRepackedRows; }
+  size_t GroupBytes() const {
+    const size_t chunks = (Pairs() + kRepackedChunkPairs - 1) / kRepackedChunkPairs;
+    return chunks * 64 + Pairs() * kRepackedPairBytes;
+  }
+  size_t Bytes() const { return Groups() * GroupBytes(); }
+};
+
+// Writes the repacked layout of rows x n_blocks blocks (row r at w + r * row_stride) to
+// `out`, which holds Mxfp4RepackedShape{rows, n_blocks}.Bytes() bytes.
+void RepackMxfp4(const BlockMxfp4* w, size_t row_stride, size_t rows, size_t n_blocks,
+                 uint8_t* out);
+
+// Returns the E2M1 code of value j (0..31) of block b of row r, and that block's
+// exponent, read back from a repacked matrix of `shape` (for tests and scalar checks).
+uint8_t RepackedMxfp4Code(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t r,
+                          size_t b, int j);
+uint8_t RepackedMxfp4Exponent(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t r,
+                              size_t b);
+
+// AVX-512 VNNI gemv on the repacked layout (:mxfp4_repacked_avx512, x86-64 only): for
+// the groups [group_begin, group_begin + n_groups) of a matrix of `shape` at `packed`
+// (64-byte aligned), writes y[r - kRepackedRows * group_begin] = dot(row r, x) for each
+// row r of those groups below shape.rows. x holds shape.n_blocks Q8_0 blocks; no
+// activation quant is -128. Bit for bit GemvMxfp4Avx512's results (ggml's x86 order).
+void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                             size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_KERNELS_MXFP4_MXFP4_REPACKED_H_

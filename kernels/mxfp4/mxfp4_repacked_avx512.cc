@@ -1,0 +1,118 @@
+// AVX-512 VNNI MXFP4 x Q8_0 gemv on the repacked layout (kernels/mxfp4/mxfp4_repacked.h):
+// four rows per stream, one 64-byte load decodes a pair for two rows, and one exponent
+// load per pair gives all four rows' scales (vscalefps, then a vpermps per row).
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/common/pair_tile_avx512-inl.h"
+#include "kernels/common/prefetch.h"
+#include "kernels/mxfp4/code_plus128.h"
+#include "kernels/mxfp4/e8m0_table.h"
+#include "kernels/mxfp4/mxfp4_repacked.h"
+
+namespace cpubrrr {
+namespace {
+
+using pair_tile::PackedPair;
+
+// Lanes of a pair's scale vector for row r: block 2p in lanes 0-3 and 8-11, 2p + 1 in
+// 4-7 and 12-15 (pair_tile's kHalves order), taken from lanes 2r and 2r + 1 of the
+// pair's eight scales.
+__m512i RowScaleIndex(int r) {
+  const __m512i even = _mm512_set1_epi32(2 * r);
+  return _mm512_mask_add_epi32(even, 0xF0F0, even, _mm512_set1_epi32(1));
+}
+
+// One group of four rows: acc[r] gathers row r's even/odd block lanes over the whole pairs
+// (ggml's two chains), then each row's sum, plus a lone last block, goes to y.
+void Group(const uint8_t* group, size_t group_bytes, size_t n_blocks, const PackedPair* x,
+           float* y, size_t valid_rows) {
+  const __m512i lut = _mm512_load_si512(kMxfp4CodePlus128);
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  const __m512i e_bias = _mm512_set1_epi32(128);
+  // d_x of block 2p in lanes 0, 2, 4, 6 and of 2p + 1 in the odd lanes.
+  const __m512i d_index = _mm512_set_epi32(4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0);
+  __m512i index[kRepackedRows];
+  __m512 acc[kRepackedRows];
+  for (size_t r = 0; r < kRepackedRows; ++r) {
+    index[r] = RowScaleIndex(static_cast<int>(r));
+    acc[r] = _mm512_setzero_ps();
+  }
+  const size_t whole_pairs = n_blocks / 2;
+  auto pair = [&](const uint8_t* exponents, const uint8_t* nibbles, const PackedPair& p)
+      __attribute__((always_inline)) {
+    PrefetchLine(nibbles + group_bytes);
+    PrefetchLine(nibbles + group_bytes + 64);
+    // Scales d_w * d_x of (row r, block 2p + k) in lane 2r + k: exactly the product
+    // 2^(e - 128) * d_x that ggml rounds once, as vscalefps rounds d_x * 2^(e - 128) once.
+    const __m256i e = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(exponents)));
+    const __m256 d = _mm512_castps512_ps256(_mm512_permutexvar_ps(d_index, _mm512_load_ps(p.d)));
+    const __m512 scales = _mm512_castps256_ps512(
+        _mm256_scalef_ps(d, _mm256_cvtepi32_ps(_mm256_sub_epi32(e, _mm512_castsi512_si256(e_bias)))));
+    const __m512i q = _mm512_load_si512(p.q);
+    const __m512i neg_offset = _mm512_load_si512(p.neg_offset);
+    for (size_t v = 0; v < 2; ++v) {
+      const __m512i codes = _mm512_load_si512(nibbles + 64 * v);
+      const __m512i w[2] = {
+          _mm512_shuffle_epi8(lut, _mm512_and_si512(codes, low4)),
+          _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(codes, 4), low4))};
+      for (size_t k = 0; k < 2; ++k) {
+        const size_t r = 2 * v + k;
+        const __m512 f = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(neg_offset, w[k], q));
+        acc[r] = _mm512_fmadd_ps(f, _mm512_permutexvar_ps(index[r], scales), acc[r]);
+      }
+    }
+  };
+  const uint8_t* chunk = group;
+  size_t p = 0;
+  for (; p + kRepackedChunkPairs <= whole_pairs; p += kRepackedChunkPairs) {
+    PrefetchLine(chunk + group_bytes);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < kRepackedChunkPairs; ++k) {
+      pair(chunk + 8 * k, chunk + 64 + kRepackedPairBytes * k, x[p + k]);
+    }
+    chunk += 64 + kRepackedChunkPairs * kRepackedPairBytes;
+  }
+  PrefetchLine(chunk + group_bytes);
+  for (size_t k = 0; p + k < whole_pairs; ++k) {
+    pair(chunk + 8 * k, chunk + 64 + kRepackedPairBytes * k, x[p + k]);
+  }
+  const size_t lone_k = whole_pairs - p;  // the lone block's pair within the last chunk
+  for (size_t r = 0; r < valid_rows; ++r) {
+    // Even + odd chain: lanes 0-3 + 4-7 and 8-11 + 12-15.
+    const __m512 a = acc[r];
+    const __m512 sum = _mm512_add_ps(a, _mm512_shuffle_f32x4(a, a, _MM_SHUFFLE(2, 3, 0, 1)));
+    float total = pair_tile::SumLanes8(_mm512_castps512_ps128(sum), _mm512_extractf32x4_ps(sum, 2));
+    if (n_blocks % 2 != 0) {
+      // ggml adds an odd last block after the lanes, as one fused multiply-add of its dot.
+      const PackedPair& last = x[whole_pairs];
+      const __m512i codes = _mm512_load_si512(chunk + 64 + kRepackedPairBytes * lone_k + 64 * (r / 2));
+      const __m512i nib = (r % 2) ? _mm512_srli_epi16(codes, 4) : codes;
+      const __m512i w = _mm512_shuffle_epi8(lut, _mm512_and_si512(nib, low4));
+      const int32_t isum = _mm512_reduce_add_epi32(
+          _mm512_dpbusd_epi32(_mm512_load_si512(last.neg_offset), w, _mm512_load_si512(last.q)));
+      const float d = kE8m0Half.v[chunk[8 * lone_k + 2 * r]] * last.d[0];
+      total = std::fma(d, static_cast<float>(isum), total);
+    }
+    y[r] = total;
+  }
+}
+
+}  // namespace
+
+void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                             size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y) {
+  const size_t pairs = shape.Pairs();
+  const PackedPair* xp = pair_tile::Pack<pair_tile::LaneOrder::kHalves>(x, 0, 1, shape.n_blocks, pairs);
+  const size_t group_bytes = shape.GroupBytes();
+  for (size_t g = group_begin; g < group_begin + n_groups; ++g) {
+    const size_t first_row = g * kRepackedRows;
+    const size_t valid = first_row >= shape.rows ? 0 : std::min(kRepackedRows, shape.rows - first_row);
+    Group(packed + g * group_bytes, group_bytes, shape.n_blocks, xp, y + (g - group_begin) * kRepackedRows,
+          valid);
+  }
+}
+
+}  // namespace cpubrrr
