@@ -107,8 +107,9 @@ inline void PackTokens(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, siz
   }
 }
 
-// Rows of the panel after this one, to prefetch while this one computes: each block's
-// bytes of every row (the panel decode would otherwise wait for memory row by row).
+// The panel after this one, to prefetch while this one computes, as kPanelRows streams
+// that each advance block_bytes per block: its rows (the panel decode would otherwise wait
+// for memory row by row), or for a repacked matrix 32 equal slices of its bytes.
 struct NextPanel {
   const uint8_t* rows[kPanelRows];
   size_t block_bytes;

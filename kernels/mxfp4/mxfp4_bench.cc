@@ -70,9 +70,9 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
 }
 
 #if defined(__x86_64__)
-// The AVX-512 gemv on repacked weights (mxfp4_repacked.h), hot or cold as Run; GB/s
-// counts the bytes of the original layout, so the rates compare with the other variants'.
-void RunRepacked(benchmark::State& state, Shape shape, bool cold) {
+// The AVX-512 gemv or gemm on repacked weights (mxfp4_repacked.h), hot or cold as Run;
+// GB/s counts the bytes of the GGUF layout, so the rates compare with the variants'.
+void RunRepacked(benchmark::State& state, Shape shape, size_t n_tokens, bool cold) {
   const size_t n_blocks = shape.cols / kMxfp4BlockSize;
   const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockMxfp4));
   auto fix = [](BlockMxfp4& b) { b.e = static_cast<uint8_t>(118 + (b.e & 15)); };
@@ -88,25 +88,35 @@ void RunRepacked(benchmark::State& state, Shape shape, bool cold) {
     RepackMxfp4(set.data.get() + c * set.matrix_blocks, n_blocks, rows, n_blocks,
                 packed.data.get() + c * packed.matrix_blocks);
   }
-  std::vector<BlockQ8_0> x(n_blocks);
+  std::vector<BlockQ8_0> x(n_tokens * n_blocks);
   bench::FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
     b.d = 0x2000;
     for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
   });
-  std::vector<float> y(packed_shape.Groups() * kRepackedRows);
+  const size_t y_stride = packed_shape.Groups() * kRepackedRows;
+  std::vector<float> y(n_tokens * y_stride);
   const double read_gbs = bench::ReadYardstickGBs();
   size_t i = 0;
   for (auto _ : state) {
-    GemvMxfp4RepackedAvx512(packed.Matrix(i++), packed_shape, 0, packed_shape.Groups(), x.data(),
-                            y.data());
+    const uint8_t* w = packed.Matrix(i++);
+    if (n_tokens == 1) {
+      GemvMxfp4RepackedAvx512(w, packed_shape, 0, packed_shape.Groups(), x.data(), y.data());
+    } else {
+      GemmMxfp4RepackedAvx512(w, packed_shape, 0, packed_shape.Groups(), x.data(), n_blocks,
+                              n_tokens, y.data(), y_stride);
+    }
     benchmark::DoNotOptimize(y.data());
   }
   const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockMxfp4) +
                                            x.size() * sizeof(BlockQ8_0));
+  const double macs = static_cast<double>(rows) * shape.cols * n_tokens;
   using C = benchmark::Counter;
   state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
   state.counters["read_GB/s"] = read_gbs;
   state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
+  if (g_vnni_macs > 0 && n_tokens > 1) {
+    state.counters["pct_of_vnni"] = C(macs / g_vnni_macs * 100, C::kIsIterationInvariantRate);
+  }
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
 #endif
@@ -132,12 +142,14 @@ void RegisterAll() {
 #if defined(__x86_64__)
   if (!HasFeatures(have, kCpuAvx512 | kCpuAvx512Vnni)) return;
   for (const Shape& s : kShapes) {
-    for (bool cold : {false, true}) {
-      const std::string name = std::string("mxfp4/avx512_vnni_repacked/") + s.name + "/gemv" +
-                               (cold ? "/cold" : "/hot");
-      benchmark::RegisterBenchmark(name.c_str(), [s, cold](benchmark::State& st) {
-        RunRepacked(st, s, cold);
-      })->Unit(benchmark::kMicrosecond);
+    for (size_t n_tokens : {size_t{1}, size_t{16}}) {
+      for (bool cold : {false, true}) {
+        const std::string name = std::string("mxfp4/avx512_vnni_repacked/") + s.name +
+                                 (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
+        benchmark::RegisterBenchmark(name.c_str(), [s, n_tokens, cold](benchmark::State& st) {
+          RunRepacked(st, s, n_tokens, cold);
+        })->Unit(benchmark::kMicrosecond);
+      }
     }
   }
 #endif

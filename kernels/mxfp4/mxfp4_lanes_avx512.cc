@@ -7,6 +7,7 @@
 
 #include "kernels/common/lane_tile_avx512-inl.h"
 #include "kernels/mxfp4/code_plus128.h"
+#include "kernels/mxfp4/e8m0_avx512-inl.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"
 
 namespace cpubrrr {
@@ -34,12 +35,8 @@ struct Mxfp4Lanes {
     for (int i = 0; i < lane_tile::kGroupRows; ++i) {
       codes[i] = rows[lane_tile::kLaneRow[i]][offset + offsetof(BlockMxfp4, e)];
     }
-    const __m512i e = _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(codes)));
-    // 2^(e-128) as E8m0ToFp32Half builds it: exponent field e - 1, or a subnormal for e < 2.
-    const __mmask16 small = _mm512_cmplt_epu32_mask(e, _mm512_set1_epi32(2));
-    const __m512i normal = _mm512_slli_epi32(_mm512_sub_epi32(e, _mm512_set1_epi32(1)), 23);
-    const __m512i subnormal = _mm512_sllv_epi32(_mm512_set1_epi32(0x00200000), e);
-    _mm512_store_ps(&out->d, _mm512_castsi512_ps(_mm512_mask_blend_epi32(small, normal, subnormal)));
+    _mm512_store_ps(&out->d, E8m0HalfLanes(_mm512_cvtepu8_epi32(
+                                 _mm_load_si128(reinterpret_cast<const __m128i*>(codes)))));
   }
 };
 

@@ -59,6 +59,13 @@ uint8_t RepackedMxfp4Exponent(const uint8_t* packed, const Mxfp4RepackedShape& s
 void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
 
+// The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
+// result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t),
+// on the lane tile as GemmMxfp4Avx512, whose bits (the oracle's) it gives.
+void GemmMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                             size_t group_begin, size_t n_groups, const BlockQ8_0* x,
+                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_KERNELS_MXFP4_MXFP4_REPACKED_H_

@@ -1,6 +1,7 @@
 // AVX-512 VNNI MXFP4 x Q8_0 gemv on the repacked layout (kernels/mxfp4/mxfp4_repacked.h):
 // four rows per stream, one 64-byte load decodes a pair for two rows, and one exponent
-// load per pair gives all four rows' scales (vscalefps, then a vpermps per row).
+// load per pair gives all four rows' scales (vscalefps, then a vpermps per row). The gemm
+// is in mxfp4_repacked_lanes_avx512.cc.
 #include <immintrin.h>
 
 #include <algorithm>

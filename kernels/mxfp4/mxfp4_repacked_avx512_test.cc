@@ -1,5 +1,5 @@
 // The AVX-512 gemv on repacked MXFP4 gives GemvMxfp4Avx512's bits (ggml's x86 order), and
-// the oracle's where every float step is exact.
+// the oracle's where every float step is exact; the gemm gives GemmMxfp4Avx512's.
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -103,6 +103,37 @@ TEST_F(RepackedGemvTest, OracleBitsOnExactInputs) {
     const auto w = RandomWeights(9 * n_blocks, 127, 128, rng);
     const auto x = testing::RandomQ8_0Blocks(n_blocks, 0x3C00, rng);
     Compare(w, n_blocks, 9, n_blocks, x.data(), GemvMxfp4Ref);
+  }
+}
+
+// The gemm against GemmMxfp4Avx512 (the oracle's bits) on realistic inputs: slices of 64
+// groups and a partial one (rows > 256), starting groups past 0, strided tokens and rows.
+TEST_F(RepackedGemvTest, GemmGivesTheLaneTileGemmsBits) {
+  std::mt19937 rng(testing::kKernelSeed + 3);
+  for (size_t rows : {3, 13, 300}) {
+    for (size_t n_blocks : {1, 17, 90}) {
+      const auto w = RandomWeights(rows * n_blocks, 100, 140, rng);
+      const Mxfp4RepackedShape shape{rows, n_blocks};
+      std::vector<uint8_t> storage(shape.Bytes() + 64);
+      uint8_t* packed = storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+      RepackMxfp4(w.data(), n_blocks, rows, n_blocks, packed);
+      for (size_t n_tokens : {1, 5, 17}) {
+        const size_t x_stride = n_blocks + 1;
+        const auto x = RandomActivations(n_tokens * x_stride, rng);
+        for (size_t g0 : {size_t{0}, shape.Groups() - 1}) {
+          const size_t first = g0 * kRepackedRows, n_rows = rows - first;
+          const size_t y_stride = shape.Groups() * kRepackedRows + 3;
+          std::vector<float> want(n_tokens * y_stride, -1234.5f), got(want);
+          GemmMxfp4Avx512(w.data() + first * n_blocks, n_blocks, n_rows, x.data(), x_stride,
+                          n_tokens, n_blocks, want.data(), y_stride);
+          GemmMxfp4RepackedAvx512(packed, shape, g0, shape.Groups() - g0, x.data(), x_stride,
+                                  n_tokens, got.data(), y_stride);
+          ASSERT_EQ(testing::FloatBitsDiff(got.data(), want.data(), got.size()), "")
+              << "rows " << rows << ", n_blocks " << n_blocks << ", n_tokens " << n_tokens
+              << ", from group " << g0;
+        }
+      }
+    }
   }
 }
 
