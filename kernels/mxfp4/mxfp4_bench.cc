@@ -119,7 +119,25 @@ void RunRepacked(benchmark::State& state, Shape shape, size_t n_tokens, bool col
   }
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
+
 #endif
+
+// The portable repack of one matrix (cold: each run repacks the next of the copies), in
+// GB/s of the GGUF layout read.
+void RunRepack(benchmark::State& state, Shape shape) {
+  const size_t n_blocks = shape.cols / kMxfp4BlockSize;
+  const auto set = bench::MakeWeightSet<BlockMxfp4>(shape.rows, n_blocks, bench::kColdBytes,
+                                                     [](BlockMxfp4&) {});
+  const Mxfp4RepackedShape packed_shape{shape.rows, n_blocks};
+  auto out = AllocateHugeArray<uint8_t>(packed_shape.Bytes());
+  size_t i = 0;
+  for (auto _ : state) {
+    RepackMxfp4(set.Matrix(i++), n_blocks, shape.rows, n_blocks, out.get());
+    benchmark::DoNotOptimize(out.get());
+  }
+  const double bytes = static_cast<double>(shape.rows * n_blocks * sizeof(BlockMxfp4));
+  state.counters["GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
 
 void RegisterAll() {
   const CpuFeatures have = DetectCpuFeatures();
@@ -138,6 +156,11 @@ void RegisterAll() {
         }
       }
     }
+  }
+  for (const Shape& s : kShapes) {
+    benchmark::RegisterBenchmark((std::string("mxfp4/repack/") + s.name).c_str(),
+                                 [s](benchmark::State& st) { RunRepack(st, s); })
+        ->Unit(benchmark::kMicrosecond);
   }
 #if defined(__x86_64__)
   if (!HasFeatures(have, kCpuAvx512 | kCpuAvx512Vnni)) return;

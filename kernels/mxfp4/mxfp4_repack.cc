@@ -1,5 +1,6 @@
 // The portable MXFP4 repack (kernels/mxfp4/mxfp4_repacked.h) and its scalar read-back.
 #include <cstring>
+#include <vector>
 
 #include "kernels/mxfp4/mxfp4_repacked.h"
 
@@ -16,11 +17,18 @@ size_t NibbleOffset(size_t p) {
   return p / kRepackedChunkPairs * kChunkBytes + 64 + kRepackedPairBytes * (p % kRepackedChunkPairs);
 }
 
-// Byte i of a nibble vector: block 2p + BlockOf(i), value ValueOf(i).
-size_t BlockOf(size_t i) { return (i / 16) % 2; }
-int ValueOf(size_t i) { return static_cast<int>(i % 16 + 16 * (i / 32)); }
-
-uint8_t Code(const BlockMxfp4& b, int j) { return j < 16 ? b.qs[j] & 15 : b.qs[j - 16] >> 4; }
+// Fills a pair's nibble vector v from blocks a[0..1] (low nibbles) and b[0..1] (high); for
+// a lone last block (`two` false) the second block's bytes stay as they are (zero).
+void InterleavePair(const BlockMxfp4* a, const BlockMxfp4* b, bool two, uint8_t* v) {
+  for (size_t h = 0; h < (two ? 2u : 1u); ++h) {
+    const uint8_t* qa = a[h].qs;
+    const uint8_t* qb = b[h].qs;
+    for (int j = 0; j < 16; ++j) {
+      v[16 * h + j] = static_cast<uint8_t>((qa[j] & 0x0F) | (qb[j] << 4));       // values 0-15
+      v[32 + 16 * h + j] = static_cast<uint8_t>((qa[j] >> 4) | (qb[j] & 0xF0));  // 16-31
+    }
+  }
+}
 
 }  // namespace
 
@@ -28,20 +36,26 @@ void RepackMxfp4(const BlockMxfp4* w, size_t row_stride, size_t rows, size_t n_b
                  uint8_t* out) {
   const Mxfp4RepackedShape shape{rows, n_blocks};
   std::memset(out, 0, shape.Bytes());
-  // Padding rows and the padding block stay zero: code 0 is +0.
+  // Padding rows read as a zero row (code 0 is +0, exponent 0).
+  const std::vector<BlockMxfp4> zero_row(n_blocks, BlockMxfp4{});
   for (size_t g = 0; g < shape.Groups(); ++g) {
     uint8_t* group = out + g * shape.GroupBytes();
-    for (size_t rr = 0; rr < kRepackedRows && g * kRepackedRows + rr < rows; ++rr) {
-      const BlockMxfp4* row = w + (g * kRepackedRows + rr) * row_stride;
-      for (size_t b = 0; b < n_blocks; ++b) {
-        const size_t p = b / 2;
-        group[ExponentOffset(p) + 2 * rr + b % 2] = row[b].e;
-        uint8_t* v = group + NibbleOffset(p) + 64 * (rr / 2);
-        const int shift = 4 * (rr % 2);
-        for (size_t i = 0; i < 64; ++i) {
-          if (BlockOf(i) == b % 2) v[i] |= static_cast<uint8_t>(Code(row[b], ValueOf(i)) << shift);
-        }
+    const BlockMxfp4* row[kRepackedRows];
+    for (size_t rr = 0; rr < kRepackedRows; ++rr) {
+      const size_t r = g * kRepackedRows + rr;
+      row[rr] = r < rows ? w + r * row_stride : zero_row.data();
+    }
+    for (size_t p = 0; p < shape.Pairs(); ++p) {
+      const size_t b = 2 * p;
+      const bool two = b + 1 < n_blocks;
+      uint8_t* e = group + ExponentOffset(p);
+      for (size_t rr = 0; rr < kRepackedRows; ++rr) {
+        e[2 * rr] = row[rr][b].e;
+        e[2 * rr + 1] = two ? row[rr][b + 1].e : 0;
       }
+      uint8_t* v = group + NibbleOffset(p);
+      InterleavePair(row[0] + b, row[1] + b, two, v);
+      InterleavePair(row[2] + b, row[3] + b, two, v + 64);
     }
   }
 }
