@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/common/cpu_features.h"
 #include "models/load_model.h"
 #include "models/testing/synth_model.h"
 
@@ -155,6 +156,43 @@ TEST(GptOss, OllamaNamingLoadsAndRuns) {
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->info().architecture, "gpt-oss");
   EXPECT_EQ(Greedy(*model, Prompt(5, 1000), 4).size(), 4u);
+}
+
+// Logits of a batched prompt (the gemms) and of greedy one-token steps after it (the gemvs).
+std::vector<float> PromptAndStepLogits(Model& model, int steps) {
+  absl::StatusOr<std::unique_ptr<Session>> session = model.NewSession(128);
+  EXPECT_TRUE(session.ok());
+  std::vector<float> logits(model.info().n_vocab), all;
+  EXPECT_TRUE(model.Forward(**session, Prompt(40, model.info().n_vocab), absl::MakeSpan(logits)).ok());
+  for (int i = 0; i <= steps; ++i) {
+    all.insert(all.end(), logits.begin(), logits.end());
+    const int32_t next = static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+    EXPECT_TRUE(model.Forward(**session, {&next, 1}, absl::MakeSpan(logits)).ok());
+  }
+  return all;
+}
+
+// On AVX-512 VNNI the gpt-oss presets' MXFP4 experts run from repacked copies
+// (models/common/repacked_experts.h): the same bits as from the file, whether a worker
+// takes whole experts (1-2 threads) or a share of each one's rows (3 threads, 2 experts).
+TEST(GptOss, RepackedExpertsGiveTheSameBits) {
+  const bool repacks = HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
+  for (const char* preset : {"gpt-oss-tiny", "gpt-oss-tiny-odd"}) {
+    for (int threads : {1, 3}) {
+      SCOPED_TRACE(std::string(preset) + ", " + std::to_string(threads) + " threads");
+      absl::StatusOr<std::unique_ptr<Model>> with = LoadModel(SharedModel(preset), {.n_threads = threads, .max_batch_tokens = 32});
+      absl::StatusOr<std::unique_ptr<Model>> without =
+          LoadModel(SharedModel(preset), {.n_threads = threads, .max_batch_tokens = 32, .repack = false});
+      ASSERT_TRUE(with.ok() && without.ok());
+      EXPECT_EQ((*with)->info().derived_bytes > 0, repacks);
+      EXPECT_EQ((*without)->info().derived_bytes, 0u);
+      const std::vector<float> a = PromptAndStepLogits(**with, 6), b = PromptAndStepLogits(**without, 6);
+      ASSERT_EQ(a.size(), b.size());
+      const size_t first = std::mismatch(a.begin(), a.end(), b.begin()).first - a.begin();
+      EXPECT_EQ(first, a.size()) << "first difference in pass " << first / (*with)->info().n_vocab
+                                 << " (0: the prompt)";
+    }
+  }
 }
 
 TEST(ModelInfo, CountsParametersAndBytesPerToken) {

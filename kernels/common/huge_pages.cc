@@ -22,19 +22,25 @@ struct Header {
 
 }  // namespace
 
-std::unique_ptr<void, HugePagesFree> AllocateHugePages(size_t bytes) {
+std::unique_ptr<void, HugePagesFree> TryAllocateHugePages(size_t bytes) {
   // One extra huge page for the header and one for aligning the start.
   const size_t length = (bytes + kHugePage - 1) / kHugePage * kHugePage + 2 * kHugePage;
   void* base = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == MAP_FAILED) {
-    std::fprintf(stderr, "AllocateHugePages: mmap of %zu bytes failed: %s\n", length, std::strerror(errno));
-    std::abort();
-  }
+  if (base == MAP_FAILED) return nullptr;
   const uintptr_t first = reinterpret_cast<uintptr_t>(base);
   const uintptr_t data = (first + sizeof(Header) + kHugePage - 1) / kHugePage * kHugePage;
   ::madvise(reinterpret_cast<void*>(data), length - (data - first) , MADV_HUGEPAGE);
   *reinterpret_cast<Header*>(data - sizeof(Header)) = {base, length};
   return std::unique_ptr<void, HugePagesFree>(reinterpret_cast<void*>(data));
+}
+
+std::unique_ptr<void, HugePagesFree> AllocateHugePages(size_t bytes) {
+  std::unique_ptr<void, HugePagesFree> p = TryAllocateHugePages(bytes);
+  if (p == nullptr) {
+    std::fprintf(stderr, "AllocateHugePages: mmap of %zu bytes failed: %s\n", bytes, std::strerror(errno));
+    std::abort();
+  }
+  return p;
 }
 
 void HugePagesFree::operator()(void* p) const {

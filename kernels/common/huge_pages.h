@@ -13,8 +13,11 @@ struct HugePagesFree {
 };
 
 // Returns `bytes` of zeroed memory aligned to 2 MiB and advised MADV_HUGEPAGE, so large
-// streaming reads pay one TLB entry per 2 MiB as the model's mapped weights do. Aborts if
-// the mapping fails (callers are benchmarks and yardsticks).
+// streaming reads pay one TLB entry per 2 MiB as the model's mapped weights do; null if
+// the mapping fails.
+std::unique_ptr<void, HugePagesFree> TryAllocateHugePages(size_t bytes);
+
+// TryAllocateHugePages that aborts if the mapping fails (for benchmarks and yardsticks).
 std::unique_ptr<void, HugePagesFree> AllocateHugePages(size_t bytes);
 
 // Typed view of AllocateHugePages: n elements of T (T must be trivially constructible).

@@ -1,4 +1,5 @@
-// Dispatches each weight type to the best gemv / gemm of this CPU (kernels/*).
+// Dispatches each weight type to the best gemv / gemm of this CPU (kernels/*), and MXFP4
+// matrices with a repacked copy to the repacked kernels.
 #include "models/common/linear.h"
 
 #include <cstring>
@@ -7,6 +8,7 @@
 #include "kernels/f16/f16.h"
 #include "kernels/f32/attention.h"
 #include "kernels/mxfp4/mxfp4.h"
+#include "kernels/mxfp4/mxfp4_repacked.h"
 #include "kernels/q4_k/q4_k.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q8_0/q8_0.h"
@@ -36,33 +38,64 @@ void Run(const K& kernels, const uint8_t* w, size_t row_bytes, size_t rows, size
   }
 }
 
-// Writes y[t * y_stride + r] = dot(weight row r, activation t) for r < rows, t < n:
-// weight rows row_bytes apart from `w`, activations x_bytes apart from `x`.
-void Product(GgmlType type, const uint8_t* w, size_t row_bytes, size_t rows, size_t cols,
-             const uint8_t* x, size_t x_bytes, size_t n, float* y, size_t y_stride) {
+#if defined(__x86_64__)
+// Runs the repacked MXFP4 kernels on rows `rows` of matrix `mat` of w when they start on a
+// group of the repacked layout and end on one or at the matrix end; returns false
+// otherwise (the GGUF rows then give the same bits).
+bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
+                     float* y, size_t y_stride) {
+  const size_t n_rows = static_cast<size_t>(w.rows);
+  if (rows.begin % kRepackedRows != 0 || (rows.end % kRepackedRows != 0 && rows.end != n_rows)) {
+    return false;
+  }
+  const Mxfp4RepackedShape shape{n_rows, static_cast<size_t>(w.cols) / kMxfp4BlockSize};
+  const uint8_t* packed = w.repacked + static_cast<size_t>(mat) * w.repacked_bytes;
+  const size_t first = rows.begin / kRepackedRows;
+  const size_t groups = (rows.end + kRepackedRows - 1) / kRepackedRows - first;
+  const BlockQ8_0* xb = reinterpret_cast<const BlockQ8_0*>(x.data);
+  if (x.n == 1) {
+    GemvMxfp4RepackedAvx512(packed, shape, first, groups, xb, y);
+  } else {
+    GemmMxfp4RepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8_0), x.n,
+                            y, y_stride);
+  }
+  return true;
+}
+#endif
+
+// Writes y[t * y_stride + r - rows.begin] = dot(row r of matrix `mat` of w, activation t)
+// for r in `rows`, t < x.n.
+void Product(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x, float* y,
+             size_t y_stride) {
   static const Mxfp4Kernels& mxfp4 = BestMxfp4Kernels();
   static const Q8_0Kernels& q8_0 = BestQ8_0Kernels();
   static const Q4KKernels& q4_k = BestQ4KKernels();
   static const Q6KKernels& q6_k = BestQ6KKernels();
   static const Bf16Kernels& bf16 = BestBf16Kernels();
   static const F16Kernels& f16 = BestF16Kernels();
-  switch (type) {
+#if defined(__x86_64__)
+  if (w.repacked != nullptr && RepackedProduct(w, mat, rows, x, y, y_stride)) return;
+#endif
+  const uint8_t* wr = w.Row(mat, static_cast<int64_t>(rows.begin));
+  const size_t n_rows = rows.size(), cols = w.cols, n = x.n;
+  const size_t row_bytes = w.row_bytes, x_bytes = x.row_bytes;
+  switch (w.type) {
     case GgmlType::kMXFP4:
-      return Run<BlockMxfp4, BlockQ8_0>(mxfp4, w, row_bytes, rows, cols / 32, x, x_bytes, n, y, y_stride);
+      return Run<BlockMxfp4, BlockQ8_0>(mxfp4, wr, row_bytes, n_rows, cols / 32, x.data, x_bytes, n, y, y_stride);
     case GgmlType::kQ8_0:
-      return Run<BlockQ8_0, BlockQ8_0>(q8_0, w, row_bytes, rows, cols / 32, x, x_bytes, n, y, y_stride);
+      return Run<BlockQ8_0, BlockQ8_0>(q8_0, wr, row_bytes, n_rows, cols / 32, x.data, x_bytes, n, y, y_stride);
     case GgmlType::kQ4_K:
-      return Run<BlockQ4K, BlockQ8K>(q4_k, w, row_bytes, rows, cols / 256, x, x_bytes, n, y, y_stride);
+      return Run<BlockQ4K, BlockQ8K>(q4_k, wr, row_bytes, n_rows, cols / 256, x.data, x_bytes, n, y, y_stride);
     case GgmlType::kQ6_K:
-      return Run<BlockQ6K, BlockQ8K>(q6_k, w, row_bytes, rows, cols / 256, x, x_bytes, n, y, y_stride);
+      return Run<BlockQ6K, BlockQ8K>(q6_k, wr, row_bytes, n_rows, cols / 256, x.data, x_bytes, n, y, y_stride);
     case GgmlType::kBF16:
-      return Run<uint16_t, float>(bf16, w, row_bytes, rows, cols, x, x_bytes, n, y, y_stride);
+      return Run<uint16_t, float>(bf16, wr, row_bytes, n_rows, cols, x.data, x_bytes, n, y, y_stride);
     case GgmlType::kF16:
-      return Run<uint16_t, float>(f16, w, row_bytes, rows, cols, x, x_bytes, n, y, y_stride);
+      return Run<uint16_t, float>(f16, wr, row_bytes, n_rows, cols, x.data, x_bytes, n, y, y_stride);
     default:  // f32: one DotRows per activation (scale 1 is exact)
       for (size_t t = 0; t < n; ++t) {
-        DotRows(reinterpret_cast<const float*>(x + t * x_bytes), reinterpret_cast<const float*>(w),
-                row_bytes / sizeof(float), rows, cols, 1.0f, y + t * y_stride);
+        DotRows(reinterpret_cast<const float*>(x.data + t * x_bytes), reinterpret_cast<const float*>(wr),
+                row_bytes / sizeof(float), n_rows, cols, 1.0f, y + t * y_stride);
       }
   }
 }
@@ -88,16 +121,13 @@ void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const Gather
                     MatMulScratch& scratch) {
   const size_t n = x.n;
   if (n == 0 || rows.size() == 0) return;
-  const uint8_t* wr = w.Row(mat, static_cast<int64_t>(rows.begin));
   if (Consecutive(out_rows)) {
-    Product(w.type, wr, w.row_bytes, rows.size(), w.cols, x.data, x.row_bytes, n,
-            y + out_rows[0] * y_stride + rows.begin, y_stride);
+    Product(w, mat, rows, x, y + out_rows[0] * y_stride + rows.begin, y_stride);
     return;
   }
   // Scattered outputs: compute into the scratch, then copy each token's results out.
   if (scratch.y.size() < n * rows.size()) scratch.y.resize(n * rows.size());
-  Product(w.type, wr, w.row_bytes, rows.size(), w.cols, x.data, x.row_bytes, n, scratch.y.data(),
-          rows.size());
+  Product(w, mat, rows, x, scratch.y.data(), rows.size());
   for (size_t i = 0; i < n; ++i) {
     std::memcpy(y + out_rows[i] * y_stride + rows.begin, scratch.y.data() + i * rows.size(),
                 rows.size() * sizeof(float));

@@ -21,6 +21,7 @@
 #include "kernels/f32/vec.h"
 #include "models/common/dequantize_row.h"
 #include "models/common/linear.h"
+#include "models/common/repacked_experts.h"
 #include "runtime/gguf/page_in.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/threading/page_warmer.h"
@@ -148,6 +149,7 @@ class MoeModel : public Model {
   WorkerPool pool_;
   TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
   std::unique_ptr<PageWarmer> warmer_;  // null: off, or no idle core
+  RepackedExperts repacked_;  // the MXFP4 experts' repacked copies, if any
   std::vector<ByteSpan> warm_spans_;
   std::vector<WorkerScratch> scratch_;
   std::vector<int32_t> iota_;
@@ -231,6 +233,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
     s.entries.resize(c_.n_expert);
   }
   if (options.warm_pages && n_threads < PhysicalCoreCount()) warmer_ = std::make_unique<PageWarmer>();
+  if (options.repack) repacked_ = RepackMxfp4Experts(w_, pool_, AvailableMemoryBytes());
 
   info_.architecture = c_.architecture;
   info_.name = c_.name;
@@ -245,7 +248,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
     per_token += k * (l.gate_exps.bytes() + l.up_exps.bytes() + l.down_exps.bytes()) / c_.n_expert;
   }
   info_.bytes_per_token = per_token;
-  info_.derived_bytes = 0;  // every weight is used in place from the mapping
+  info_.derived_bytes = repacked_.bytes;  // the rest is used in place from the mapping
 }
 
 absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_length) {
@@ -533,6 +536,10 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
   if (warmer_ && ctx.index() == 0) WarmAhead(s.active, il);
   const size_t ff = c_.n_ff_exp;
   const size_t m = s.active.size();
+  // This worker's rows of every down output, and then its columns of the residual: the
+  // same range, so the split path needs no sync between them. 16-row cuts (as
+  // ShareRowsByBytes): whole row tiles and groups of repacked rows.
+  const Range own = ctx.Share(d, 16);
   if (m >= static_cast<size_t>(ctx.n_workers())) {
     // Tasks: gate/up of active expert i for i < m, then its down (task m + i), claimed
     // by whichever worker is free.
@@ -551,12 +558,11 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
     const Range rows = ctx.Share(ff, FormatBlock(down_format));
     for (uint32_t e : s.active) GateUp(s, il, e, rows);
     ctx.Sync();
-    for (uint32_t e : s.active) Down(s, il, e, ctx.Share(d));
+    for (uint32_t e : s.active) Down(s, il, e, own);
   }
   const LayerWeights& l = w_.layers[il];
-  const Range cols = ctx.Share(d);
   for (int t = 0; t < n; ++t) {
-    for (size_t i = cols.begin; i < cols.end; ++i) {
+    for (size_t i = own.begin; i < own.end; ++i) {
       float acc = 0;
       for (uint32_t j = 0; j < k; ++j) {
         const size_t e = sel_ids_[t * k + j];
@@ -610,7 +616,12 @@ void MoeModel::WarmAhead(const std::vector<uint32_t>& active, uint32_t il) {
   const LayerWeights& l = w_.layers[il];
   warm_spans_.clear();
   auto add = [&](const WeightMatrix& m, uint32_t e) {
-    warm_spans_.push_back({m.Row(e, 0), static_cast<size_t>(m.rows) * m.row_bytes});
+    // A repacked copy's pages are re-validated too (anonymous memory); its file pages go unread.
+    if (m.repacked != nullptr) {
+      warm_spans_.push_back({m.repacked + e * m.repacked_bytes, m.repacked_bytes});
+    } else {
+      warm_spans_.push_back({m.Row(e, 0), static_cast<size_t>(m.rows) * m.row_bytes});
+    }
   };
   for (uint32_t e : active) {
     add(l.gate_exps, e);

@@ -1,4 +1,5 @@
-// A weight tensor bound from a GGUF file: rows of quantized or float blocks, never copied.
+// A weight tensor bound from a GGUF file: rows of quantized or float blocks, and where the
+// model made one, its repacked copy.
 #ifndef CPUBRRR_MODELS_COMMON_WEIGHT_MATRIX_H_
 #define CPUBRRR_MODELS_COMMON_WEIGHT_MATRIX_H_
 
@@ -21,6 +22,11 @@ struct WeightMatrix {
   int64_t n_mat = 1;
   size_t row_bytes = 0;
   const uint8_t* data = nullptr;
+  // Null, or (MXFP4 experts on AVX-512 VNNI, models/common/repacked_experts.h) the same
+  // matrices in the repacked layout of kernels/mxfp4/mxfp4_repacked.h, one after another,
+  // repacked_bytes each.
+  const uint8_t* repacked = nullptr;
+  size_t repacked_bytes = 0;
 
   // Returns the first byte of row `row` of matrix `mat`.
   const uint8_t* Row(int64_t mat, int64_t row) const {

@@ -8,6 +8,7 @@ namespace cpubrrr {
 ModelOptions ToModelOptions(const ModelLoadOptions& options) {
   ModelOptions out;
   out.n_threads = options.threads;
+  out.repack = options.repack;
   out.progress = options.progress;
   return out;
 }

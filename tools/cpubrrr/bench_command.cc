@@ -95,7 +95,9 @@ absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architectu
     LoadProgress progress(source->path);
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<std::unique_ptr<Model>> model = (*factory)->load(
-        source->path, {.threads = threads, .progress = [&progress](double f) { progress.Update(f); }});
+        source->path, {.threads = threads,
+                       .repack = options.repack,
+                       .progress = [&progress](double f) { progress.Update(f); }});
     if (!model.ok()) return model.status();
     progress.Done();
     report.loads.push_back(

@@ -29,6 +29,7 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   LoadEngineOptions load;
   load.engine.context_length = options.context_length;
   load.model.threads = options.threads;
+  load.model.repack = options.repack;
   load.model.progress = [&progress](double fraction) { progress.Update(fraction); };
   absl::StatusOr<std::unique_ptr<Engine>> engine = LoadEngine(source->path, factories, load);
   if (!engine.ok()) return engine.status();
@@ -37,6 +38,10 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   std::fprintf(stderr, "model: %s (%s, %.2f B parameters), context %u tokens\n",
                info.name.empty() ? "unnamed" : info.name.c_str(), info.architecture.c_str(),
                info.n_params / 1e9, (*engine)->context_length());
+  if (info.derived_bytes > 0) {
+    std::fprintf(stderr, "model: %.2f GiB of weights repacked for this CPU (--no-repack: none)\n",
+                 info.derived_bytes / double(uint64_t{1} << 30));
+  }
   return engine;
 }
 

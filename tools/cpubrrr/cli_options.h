@@ -22,6 +22,7 @@ struct CliOptions {
   std::string model;             // -m: GGUF path or Ollama name; empty: the default model
   int threads = 0;               // -t; 0: the model's choice
   uint32_t context_length = 4096;  // -c; 0: the model's full context
+  bool repack = true;              // --no-repack turns it off (ModelOptions::repack)
 
   std::optional<std::string> prompt;  // -p or the positional words
   std::string prompt_file;            // -f
