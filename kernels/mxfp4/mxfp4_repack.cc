@@ -7,15 +7,7 @@
 namespace cpubrrr {
 namespace {
 
-constexpr size_t kChunkBytes = 64 + kRepackedChunkPairs * kRepackedPairBytes;
-
-// Offset of pair p's exponent bytes, and of its nibble vectors, from its group's start.
-size_t ExponentOffset(size_t p) {
-  return p / kRepackedChunkPairs * kChunkBytes + 8 * (p % kRepackedChunkPairs);
-}
-size_t NibbleOffset(size_t p) {
-  return p / kRepackedChunkPairs * kChunkBytes + 64 + kRepackedPairBytes * (p % kRepackedChunkPairs);
-}
+using Shape = Mxfp4RepackedShape;
 
 // Fills a pair's nibble vector v from blocks a[0..1] (low nibbles) and b[0..1] (high); for
 // a lone last block (`two` false) the second block's bytes stay as they are (zero).
@@ -48,12 +40,12 @@ void RepackMxfp4(const BlockMxfp4* w, size_t row_stride, size_t rows, size_t n_b
     for (size_t p = 0; p < shape.Pairs(); ++p) {
       const size_t b = 2 * p;
       const bool two = b + 1 < n_blocks;
-      uint8_t* e = group + ExponentOffset(p);
+      uint8_t* e = group + Shape::ScaleOffset(p);
       for (size_t rr = 0; rr < kRepackedRows; ++rr) {
         e[2 * rr] = row[rr][b].e;
         e[2 * rr + 1] = two ? row[rr][b + 1].e : 0;
       }
-      uint8_t* v = group + NibbleOffset(p);
+      uint8_t* v = group + Shape::QuantOffset(p);
       InterleavePair(row[0] + b, row[1] + b, two, v);
       InterleavePair(row[2] + b, row[3] + b, two, v + 64);
     }
@@ -62,7 +54,7 @@ void RepackMxfp4(const BlockMxfp4* w, size_t row_stride, size_t rows, size_t n_b
 
 uint8_t RepackedMxfp4Code(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t r,
                           size_t b, int j) {
-  const uint8_t* v = packed + r / kRepackedRows * shape.GroupBytes() + NibbleOffset(b / 2) +
+  const uint8_t* v = packed + r / kRepackedRows * shape.GroupBytes() + Shape::QuantOffset(b / 2) +
                      64 * (r % kRepackedRows / 2);
   const size_t i = (b % 2) * 16 + static_cast<size_t>(j % 16) + 32 * static_cast<size_t>(j / 16);
   return (v[i] >> (4 * (r % 2))) & 15;
@@ -70,7 +62,7 @@ uint8_t RepackedMxfp4Code(const uint8_t* packed, const Mxfp4RepackedShape& shape
 
 uint8_t RepackedMxfp4Exponent(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t r,
                               size_t b) {
-  return packed[r / kRepackedRows * shape.GroupBytes() + ExponentOffset(b / 2) +
+  return packed[r / kRepackedRows * shape.GroupBytes() + Shape::ScaleOffset(b / 2) +
                 2 * (r % kRepackedRows) + b % 2];
 }
 

@@ -6,38 +6,19 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/repacked_layout.h"
 #include "quant/mxfp4.h"
 #include "quant/q8_0.h"
 
 namespace cpubrrr {
 
-// Rows are taken in groups of kRepackedRows (the last group padded with zero rows) and
-// blocks in pairs (an odd last block padded with a zero block). A group is one sequential
-// stream of chunks of up to kRepackedChunkPairs pairs; a chunk is
-//   - one 64-byte line of exponents, 8 bytes per pair: e of (row 0, block 2p), (row 0,
-//     block 2p + 1), (row 1, 2p), (row 1, 2p + 1), ... (row 3, 2p + 1); unused bytes 0;
-//   - per pair, two 64-byte vectors of nibbles, the first for rows 0 and 1, the second for
-//     rows 2 and 3: byte i holds the lower row's E2M1 code in its low nibble and the upper
-//     row's in its high nibble, for value (i % 16) + 16 * (i / 32) of block
-//     2p + (i / 16) % 2 (the 128-bit lanes: values 0-15 of both blocks, then 16-31).
-// Every line starts at a multiple of 64 bytes from the group's start, and so does every
-// group.
-inline constexpr size_t kRepackedRows = 4;
-inline constexpr size_t kRepackedChunkPairs = 8;
-inline constexpr size_t kRepackedPairBytes = 128;
-
-// Sizes of one matrix of `rows` rows of n_blocks blocks in the repacked layout.
-struct Mxfp4RepackedShape {
-  size_t rows, n_blocks;
-
-  size_t Pairs() const { return (n_blocks + 1) / 2; }
-  size_t Groups() const { return (rows + kRepackedRows - 1) / kRepackedRows; }
-  size_t GroupBytes() const {
-    const size_t chunks = (Pairs() + kRepackedChunkPairs - 1) / kRepackedChunkPairs;
-    return chunks * 64 + Pairs() * kRepackedPairBytes;
-  }
-  size_t Bytes() const { return Groups() * GroupBytes(); }
-};
+// The repacked MXFP4 layout (kernels/common/repacked_layout.h): per pair of blocks 8
+// exponent bytes, e of (row 0, block 2p), (row 0, block 2p + 1), (row 1, 2p), ... (row 3,
+// 2p + 1); and two 64-byte vectors of nibbles, the first for rows 0 and 1, the second for
+// rows 2 and 3: byte i holds the lower row's E2M1 code in its low nibble and the upper
+// row's in its high nibble, for value (i % 16) + 16 * (i / 32) of block 2p + (i / 16) % 2
+// (the 128-bit lanes: values 0-15 of both blocks, then 16-31; pair_tile's kHalves order).
+using Mxfp4RepackedShape = RepackedShape<8, 128>;
 
 // Writes the repacked layout of rows x n_blocks blocks (row r at w + r * row_stride) to
 // `out`, which holds Mxfp4RepackedShape{rows, n_blocks}.Bytes() bytes.

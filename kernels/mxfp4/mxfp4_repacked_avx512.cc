@@ -17,6 +17,7 @@ namespace cpubrrr {
 namespace {
 
 using pair_tile::PackedPair;
+using Shape = Mxfp4RepackedShape;
 
 // Lanes of a pair's scale vector for row r: block 2p in lanes 0-3 and 8-11, 2p + 1 in
 // 4-7 and 12-15 (pair_tile's kHalves order), taken from lanes 2r and 2r + 1 of the
@@ -72,13 +73,13 @@ void Group(const uint8_t* group, size_t group_bytes, size_t n_blocks, const Pack
     PrefetchLine(chunk + group_bytes);
 #pragma GCC unroll 8
     for (size_t k = 0; k < kRepackedChunkPairs; ++k) {
-      pair(chunk + 8 * k, chunk + 64 + kRepackedPairBytes * k, x[p + k]);
+      pair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), x[p + k]);
     }
-    chunk += 64 + kRepackedChunkPairs * kRepackedPairBytes;
+    chunk += Shape::kChunkBytes;
   }
   PrefetchLine(chunk + group_bytes);
   for (size_t k = 0; p + k < whole_pairs; ++k) {
-    pair(chunk + 8 * k, chunk + 64 + kRepackedPairBytes * k, x[p + k]);
+    pair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), x[p + k]);
   }
   const size_t lone_k = whole_pairs - p;  // the lone block's pair within the last chunk
   for (size_t r = 0; r < valid_rows; ++r) {
@@ -89,12 +90,12 @@ void Group(const uint8_t* group, size_t group_bytes, size_t n_blocks, const Pack
     if (n_blocks % 2 != 0) {
       // ggml adds an odd last block after the lanes, as one fused multiply-add of its dot.
       const PackedPair& last = x[whole_pairs];
-      const __m512i codes = _mm512_load_si512(chunk + 64 + kRepackedPairBytes * lone_k + 64 * (r / 2));
+      const __m512i codes = _mm512_load_si512(chunk + Shape::QuantOffset(lone_k) + 64 * (r / 2));
       const __m512i nib = (r % 2) ? _mm512_srli_epi16(codes, 4) : codes;
       const __m512i w = _mm512_shuffle_epi8(lut, _mm512_and_si512(nib, low4));
       const int32_t isum = _mm512_reduce_add_epi32(
           _mm512_dpbusd_epi32(_mm512_load_si512(last.neg_offset), w, _mm512_load_si512(last.q)));
-      const float d = kE8m0Half.v[chunk[8 * lone_k + 2 * r]] * last.d[0];
+      const float d = kE8m0Half.v[chunk[Shape::ScaleOffset(lone_k) + 2 * r]] * last.d[0];
       total = std::fma(d, static_cast<float>(isum), total);
     }
     y[r] = total;

@@ -21,7 +21,7 @@ using lane_tile::LaneBlock;
 // Repacked groups per 16-row lane group, and per 32-row panel.
 constexpr size_t kLaneGroupGroups = lane_tile::kGroupRows / kRepackedRows;
 constexpr size_t kPanelGroups = lane_tile::kPanelRows / kRepackedRows;
-constexpr size_t kChunkBytes = 64 + kRepackedChunkPairs * kRepackedPairBytes;
+using Shape = Mxfp4RepackedShape;
 
 // out[d] lane i = in[i] dword d, for 16 vectors of 16 dwords.
 __attribute__((always_inline)) inline void Transpose16(const __m512i in[16], __m512i out[16]) {
@@ -59,8 +59,7 @@ __attribute__((always_inline)) inline void Transpose16(const __m512i in[16], __m
 __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group[kLaneGroupGroups],
                                                       size_t p, bool two, LaneBlock* even,
                                                       LaneBlock* odd) {
-  const size_t chunk = p / kRepackedChunkPairs * kChunkBytes;
-  const size_t k = p % kRepackedChunkPairs;
+  const size_t quants = Shape::QuantOffset(p), scales = Shape::ScaleOffset(p);
   const __m512i lut = _mm512_load_si512(kMxfp4CodePlus128);
   const __m512i low4 = _mm512_set1_epi8(0x0F);
   __m512i lanes[16];
@@ -68,7 +67,7 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
   for (size_t g = 0; g < kLaneGroupGroups; ++g) {
 #pragma GCC unroll 2
     for (size_t v = 0; v < 2; ++v) {
-      const __m512i codes = _mm512_load_si512(group[g] + chunk + 64 + kRepackedPairBytes * k + 64 * v);
+      const __m512i codes = _mm512_load_si512(group[g] + quants + 64 * v);
       lanes[4 * (2 * v) + g] = _mm512_shuffle_epi8(lut, _mm512_and_si512(codes, low4));
       lanes[4 * (2 * v + 1) + g] =
           _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(codes, 4), low4));
@@ -88,7 +87,7 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
     alignas(16) uint8_t e[lane_tile::kGroupRows];
 #pragma GCC unroll 16
     for (size_t i = 0; i < lane_tile::kGroupRows; ++i) {
-      e[i] = group[i % 4][chunk + 8 * k + 2 * (i / 4) + h];
+      e[i] = group[i % 4][scales + 2 * (i / 4) + h];
     }
     _mm512_store_ps(&out->d, E8m0HalfLanes(_mm512_cvtepu8_epi32(
                                  _mm_load_si128(reinterpret_cast<const __m128i*>(e)))));
