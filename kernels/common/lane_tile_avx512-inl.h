@@ -68,6 +68,37 @@ __attribute__((always_inline)) inline void TransposeDwords(const uint8_t* const 
   t[3] = _mm512_unpackhi_epi64(u1, u3);
 }
 
+// out[d] lane i = in[i] dword d, for 16 vectors of 16 dwords (the repacked decoders:
+// lane i of a 16-row group gets row kLaneRow[i]'s vector as in[i]).
+__attribute__((always_inline)) inline void Transpose16(const __m512i in[16], __m512i out[16]) {
+  __m512i a[16], b[16];
+#pragma GCC unroll 8
+  for (int j = 0; j < 8; ++j) {
+    a[2 * j] = _mm512_unpacklo_epi32(in[2 * j], in[2 * j + 1]);
+    a[2 * j + 1] = _mm512_unpackhi_epi32(in[2 * j], in[2 * j + 1]);
+  }
+  // b[4q + c], 128-bit lane L: dword 4L + c of in[4q] .. in[4q + 3].
+#pragma GCC unroll 4
+  for (int q = 0; q < 4; ++q) {
+    b[4 * q] = _mm512_unpacklo_epi64(a[4 * q], a[4 * q + 2]);
+    b[4 * q + 1] = _mm512_unpackhi_epi64(a[4 * q], a[4 * q + 2]);
+    b[4 * q + 2] = _mm512_unpacklo_epi64(a[4 * q + 1], a[4 * q + 3]);
+    b[4 * q + 3] = _mm512_unpackhi_epi64(a[4 * q + 1], a[4 * q + 3]);
+  }
+  // out[4L + c], 128-bit lane q: b[4q + c]'s lane L (a 4 x 4 transpose of 128-bit lanes).
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; ++c) {
+    const __m512i t0 = _mm512_shuffle_i32x4(b[c], b[4 + c], 0x44);
+    const __m512i t1 = _mm512_shuffle_i32x4(b[c], b[4 + c], 0xEE);
+    const __m512i t2 = _mm512_shuffle_i32x4(b[8 + c], b[12 + c], 0x44);
+    const __m512i t3 = _mm512_shuffle_i32x4(b[8 + c], b[12 + c], 0xEE);
+    out[c] = _mm512_shuffle_i32x4(t0, t2, 0x88);
+    out[4 + c] = _mm512_shuffle_i32x4(t0, t2, 0xDD);
+    out[8 + c] = _mm512_shuffle_i32x4(t1, t3, 0x88);
+    out[12 + c] = _mm512_shuffle_i32x4(t1, t3, 0xDD);
+  }
+}
+
 // One token's activations as the tile reads them: the quants of every block back to back,
 // and per block -128 * (sum of its quants) (the weights enter vpdpbusd plus 128) and d_x.
 struct TokenView {

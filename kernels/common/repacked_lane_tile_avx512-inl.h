@@ -1,0 +1,75 @@
+// The lane-tile gemm (kernels/common/lane_tile_avx512-inl.h) over a repacked matrix
+// (kernels/common/repacked_layout.h): four groups of 4 rows decode into each 16-row lane
+// group, and the lane tile runs unchanged, so results are the oracle's bit for bit.
+// Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, F16C and
+// -ffp-contract=off.
+#ifndef CPUBRRR_KERNELS_COMMON_REPACKED_LANE_TILE_AVX512_INL_H_
+#define CPUBRRR_KERNELS_COMMON_REPACKED_LANE_TILE_AVX512_INL_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/common/lane_tile_avx512-inl.h"
+#include "kernels/common/repacked_layout.h"
+#include "quant/q8_0.h"
+
+namespace cpubrrr::lane_tile {
+
+// Repacked groups per 16-row lane group, and per 32-row panel.
+inline constexpr size_t kLaneGroupGroups = kGroupRows / kRepackedRows;
+inline constexpr size_t kPanelGroupsRepacked = kPanelRows / kRepackedRows;
+
+// y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t) for the rows of
+// groups [group_begin, group_begin + n_groups) below shape.rows, with
+// decode_pair(group, p, two, even, odd) writing pair p of the 16 rows of the four groups
+// group[0..3] (lane i: row i / 4 of group i % 4, which is row kLaneRow[i] of the 16) into
+// the LaneBlocks of blocks 2p (*even) and, when `two`, 2p + 1 (*odd).
+template <class Shape, class DecodePair>
+void RepackedGemm(const uint8_t* packed, const Shape& shape, size_t group_begin, size_t n_groups,
+                  const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride,
+                  DecodePair decode_pair) {
+  const size_t n_blocks = shape.n_blocks, group_bytes = shape.GroupBytes();
+  const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
+  thread_local std::vector<TokenView> tokens;
+  PackTokens(x, x_stride, n_tokens, n_blocks, tokens);
+  thread_local std::vector<LaneBlock> panel;
+  if (panel.size() < 2 * shape.Pairs() * kPanelGroups) panel.resize(2 * shape.Pairs() * kPanelGroups);
+  for (size_t g0 = group_begin; g0 < group_end; g0 += kPanelGroupsRepacked) {
+    const size_t first_row = g0 * kRepackedRows;
+    if (first_row >= shape.rows) break;
+    const int n_rows = static_cast<int>(std::min({size_t{kPanelRows}, shape.rows - first_row,
+                                                  (group_end - g0) * kRepackedRows}));
+    for (size_t lg = 0; lg < kPanelGroups; ++lg) {
+      // Groups past the range repeat the panel's first (their lanes are never stored).
+      const uint8_t* group[kLaneGroupGroups];
+      for (size_t g = 0; g < kLaneGroupGroups; ++g) {
+        const size_t at = g0 + kLaneGroupGroups * lg + g;
+        group[g] = packed + (at < group_end ? at : g0) * group_bytes;
+      }
+      for (size_t p = 0; p < shape.Pairs(); ++p) {
+        decode_pair(group, p, 2 * p + 1 < n_blocks, &panel[kPanelGroups * (2 * p) + lg],
+                    &panel[kPanelGroups * (2 * p + 1) + lg]);
+      }
+    }
+    // The next panel's bytes are contiguous: 32 slices, each streamed over the blocks.
+    const bool has_next = g0 + kPanelGroupsRepacked < group_end;
+    NextPanel next;
+    const size_t slice = kPanelGroupsRepacked * group_bytes / kPanelRows;
+    next.block_bytes = (slice + n_blocks - 1) / n_blocks;
+    for (int r = 0; r < kPanelRows; ++r) {
+      next.rows[r] = packed + (g0 + kPanelGroupsRepacked) * group_bytes + r * slice;
+    }
+    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
+      const size_t tile = std::min(n_tokens - t0, size_t{kTokenTile});
+      kPanelTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0,
+                            y + t0 * y_stride + (g0 - group_begin) * kRepackedRows, y_stride,
+                            n_rows, t0 == 0 && has_next ? &next : nullptr);
+    }
+  }
+}
+
+}  // namespace cpubrrr::lane_tile
+
+#endif  // CPUBRRR_KERNELS_COMMON_REPACKED_LANE_TILE_AVX512_INL_H_
