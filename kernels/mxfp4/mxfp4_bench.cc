@@ -12,7 +12,7 @@
 #include "benchmark/benchmark.h"
 #include "kernels/common/bench_util.h"
 #include "kernels/common/cpu_features.h"
-#include "kernels/common/huge_pages.h"
+#include "kernels/common/repacked_bench.h"
 #include "kernels/common/read_bandwidth.h"
 #include "kernels/common/vnni_peak.h"
 #include "kernels/mxfp4/mxfp4.h"
@@ -31,14 +31,16 @@ struct Shape {
 // gpt-oss-20b expert matrices (d = 2880, expert FFN 2880; gate and up fused).
 constexpr Shape kShapes[] = {{"gate_up_5760x2880", 5760, 2880}, {"down_2880x2880", 2880, 2880}};
 
+// Keeps random exponents in 118..133, so results stay finite.
+void FixExponent(BlockMxfp4& b) { b.e = static_cast<uint8_t>(118 + (b.e & 15)); }
+
 // Runs one variant on one shape: gemv (n_tokens 1) or gemm, over hot rows (a slice that
 // fits in L2) or cold copies (cycled, > 256 MiB in total).
 void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_tokens,
          bool cold) {
   const size_t n_blocks = shape.cols / kMxfp4BlockSize;
   const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockMxfp4));
-  auto fix = [](BlockMxfp4& b) { b.e = static_cast<uint8_t>(118 + (b.e & 15)); };
-  const auto set = bench::MakeWeightSet<BlockMxfp4>(rows, n_blocks, cold ? bench::kColdBytes : 0, fix);
+  const auto set = bench::MakeWeightSet<BlockMxfp4>(rows, n_blocks, cold ? bench::kColdBytes : 0, FixExponent);
   std::vector<BlockQ8_0> x(n_tokens * n_blocks);
   bench::FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
     b.d = 0x2000;
@@ -69,75 +71,16 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
 
+// The repacked layout's pieces for bench::RunRepacked and bench::RunRepack.
+struct Mxfp4Repacked {
+  using Block = BlockMxfp4;
+  using Shape = Mxfp4RepackedShape;
+  static constexpr auto Repack = RepackMxfp4;
 #if defined(__x86_64__)
-// The AVX-512 gemv or gemm on repacked weights (mxfp4_repacked.h), hot or cold as Run;
-// GB/s counts the bytes of the GGUF layout, so the rates compare with the variants'.
-void RunRepacked(benchmark::State& state, Shape shape, size_t n_tokens, bool cold) {
-  const size_t n_blocks = shape.cols / kMxfp4BlockSize;
-  const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockMxfp4));
-  auto fix = [](BlockMxfp4& b) { b.e = static_cast<uint8_t>(118 + (b.e & 15)); };
-  const auto set = bench::MakeWeightSet<BlockMxfp4>(rows, n_blocks, cold ? bench::kColdBytes : 0, fix);
-  const Mxfp4RepackedShape packed_shape{rows, n_blocks};
-  // The same copies, repacked, visited in the same order.
-  bench::WeightSet<uint8_t> packed;
-  packed.matrix_blocks = packed_shape.Bytes();
-  packed.copies = set.copies;
-  packed.data = AllocateHugeArray<uint8_t>(set.copies * packed.matrix_blocks);
-  packed.order = set.order;
-  for (size_t c = 0; c < set.copies; ++c) {
-    RepackMxfp4(set.data.get() + c * set.matrix_blocks, n_blocks, rows, n_blocks,
-                packed.data.get() + c * packed.matrix_blocks);
-  }
-  std::vector<BlockQ8_0> x(n_tokens * n_blocks);
-  bench::FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
-    b.d = 0x2000;
-    for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
-  });
-  const size_t y_stride = packed_shape.Groups() * kRepackedRows;
-  std::vector<float> y(n_tokens * y_stride);
-  const double read_gbs = bench::ReadYardstickGBs();
-  size_t i = 0;
-  for (auto _ : state) {
-    const uint8_t* w = packed.Matrix(i++);
-    if (n_tokens == 1) {
-      GemvMxfp4RepackedAvx512(w, packed_shape, 0, packed_shape.Groups(), x.data(), y.data());
-    } else {
-      GemmMxfp4RepackedAvx512(w, packed_shape, 0, packed_shape.Groups(), x.data(), n_blocks,
-                              n_tokens, y.data(), y_stride);
-    }
-    benchmark::DoNotOptimize(y.data());
-  }
-  const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockMxfp4) +
-                                           x.size() * sizeof(BlockQ8_0));
-  const double macs = static_cast<double>(rows) * shape.cols * n_tokens;
-  using C = benchmark::Counter;
-  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
-  state.counters["read_GB/s"] = read_gbs;
-  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
-  if (g_vnni_macs > 0 && n_tokens > 1) {
-    state.counters["pct_of_vnni"] = C(macs / g_vnni_macs * 100, C::kIsIterationInvariantRate);
-  }
-  state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
-}
-
+  static constexpr auto Gemv = GemvMxfp4RepackedAvx512;
+  static constexpr auto Gemm = GemmMxfp4RepackedAvx512;
 #endif
-
-// The portable repack of one matrix (cold: each run repacks the next of the copies), in
-// GB/s of the GGUF layout read.
-void RunRepack(benchmark::State& state, Shape shape) {
-  const size_t n_blocks = shape.cols / kMxfp4BlockSize;
-  const auto set = bench::MakeWeightSet<BlockMxfp4>(shape.rows, n_blocks, bench::kColdBytes,
-                                                     [](BlockMxfp4&) {});
-  const Mxfp4RepackedShape packed_shape{shape.rows, n_blocks};
-  auto out = AllocateHugeArray<uint8_t>(packed_shape.Bytes());
-  size_t i = 0;
-  for (auto _ : state) {
-    RepackMxfp4(set.Matrix(i++), n_blocks, shape.rows, n_blocks, out.get());
-    benchmark::DoNotOptimize(out.get());
-  }
-  const double bytes = static_cast<double>(shape.rows * n_blocks * sizeof(BlockMxfp4));
-  state.counters["GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
-}
+};
 
 void RegisterAll() {
   const CpuFeatures have = DetectCpuFeatures();
@@ -158,9 +101,9 @@ void RegisterAll() {
     }
   }
   for (const Shape& s : kShapes) {
-    benchmark::RegisterBenchmark((std::string("mxfp4/repack/") + s.name).c_str(),
-                                 [s](benchmark::State& st) { RunRepack(st, s); })
-        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string("mxfp4/repack/") + s.name).c_str(), [s](benchmark::State& st) {
+      bench::RunRepack<Mxfp4Repacked>(st, s.rows, s.cols / kMxfp4BlockSize, FixExponent);
+    })->Unit(benchmark::kMicrosecond);
   }
 #if defined(__x86_64__)
   if (!HasFeatures(have, kCpuAvx512 | kCpuAvx512Vnni)) return;
@@ -170,7 +113,8 @@ void RegisterAll() {
         const std::string name = std::string("mxfp4/avx512_vnni_repacked/") + s.name +
                                  (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
         benchmark::RegisterBenchmark(name.c_str(), [s, n_tokens, cold](benchmark::State& st) {
-          RunRepacked(st, s, n_tokens, cold);
+          bench::RunRepacked<Mxfp4Repacked>(st, s.rows, s.cols / kMxfp4BlockSize, n_tokens, cold,
+                                            FixExponent, g_vnni_macs);
         })->Unit(benchmark::kMicrosecond);
       }
     }

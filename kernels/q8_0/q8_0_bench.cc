@@ -1,6 +1,7 @@
-// Google Benchmark of every Q8_0 variant on gpt-oss attention and output shapes, hot and
-// cold, and of the activation quantizer,
-// with GB/s, the share of this run's single-thread read bandwidth and of the VNNI peak.
+// Google Benchmark of every Q8_0 variant (and of the AVX-512 kernels on repacked weights,
+// and the repack) on gpt-oss attention and output shapes, hot and cold, and of the
+// activation quantizer, with GB/s, the share of this run's single-thread read bandwidth
+// and of the VNNI peak.
 // Rates are per second of thread CPU time (Google Benchmark's default), and so are the
 // yardsticks, because the shared machine preempts wall-clock runs. The read bandwidth is
 // measured once at start-up (printed, with MeasureReadBandwidthGBs's wall-clock figure)
@@ -12,9 +13,11 @@
 #include "benchmark/benchmark.h"
 #include "kernels/common/bench_util.h"
 #include "kernels/common/cpu_features.h"
+#include "kernels/common/repacked_bench.h"
 #include "kernels/common/read_bandwidth.h"
 #include "kernels/common/vnni_peak.h"
 #include "kernels/q8_0/q8_0.h"
+#include "kernels/q8_0/q8_0_repacked.h"
 
 namespace cpubrrr {
 namespace {
@@ -30,14 +33,27 @@ struct Shape {
 // rows by d = 2880) and the output head (vocabulary rows by d).
 constexpr Shape kShapes[] = {{"attn_4096x2880", 4096, 2880}, {"output_201088x2880", 201088, 2880}};
 
+// Keeps random weight scales finite (0x2000: 2^-7).
+void FixScale(BlockQ8_0& b) { b.d = 0x2000; }
+
+// The repacked layout's pieces for bench::RunRepacked and bench::RunRepack.
+struct Q8_0Repacked {
+  using Block = BlockQ8_0;
+  using Shape = Q8_0RepackedShape;
+  static constexpr auto Repack = RepackQ8_0;
+#if defined(__x86_64__)
+  static constexpr auto Gemv = GemvQ8_0RepackedAvx512;
+  static constexpr auto Gemm = GemmQ8_0RepackedAvx512;
+#endif
+};
+
 // Runs one variant on one shape: gemv (n_tokens 1) or gemm, over hot rows (a slice that
 // fits in L2) or cold copies (cycled, > 256 MiB in total).
 void Run(benchmark::State& state, const Q8_0Kernels& k, Shape shape, size_t n_tokens,
          bool cold) {
   const size_t n_blocks = shape.cols / kQ8_0BlockSize;
   const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockQ8_0));
-  auto fix = [](BlockQ8_0& b) { b.d = 0x2000; };
-  const auto set = bench::MakeWeightSet<BlockQ8_0>(rows, n_blocks, cold ? bench::kColdBytes : 0, fix);
+  const auto set = bench::MakeWeightSet<BlockQ8_0>(rows, n_blocks, cold ? bench::kColdBytes : 0, FixScale);
   std::vector<BlockQ8_0> x(n_tokens * n_blocks);
   bench::FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
     b.d = 0x2000;
@@ -102,6 +118,26 @@ void RegisterAll() {
       }
     }
   }
+  for (const Shape& s : kShapes) {
+    benchmark::RegisterBenchmark((std::string("q8_0/repack/") + s.name).c_str(), [s](benchmark::State& st) {
+      bench::RunRepack<Q8_0Repacked>(st, s.rows, s.cols / kQ8_0BlockSize, FixScale);
+    })->Unit(benchmark::kMicrosecond);
+  }
+#if defined(__x86_64__)
+  if (!HasFeatures(have, kCpuAvx512 | kCpuAvx512Vnni)) return;
+  for (const Shape& s : kShapes) {
+    for (size_t n_tokens : {size_t{1}, size_t{16}}) {
+      for (bool cold : {false, true}) {
+        const std::string name = std::string("q8_0/avx512_vnni_repacked/") + s.name +
+                                 (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
+        benchmark::RegisterBenchmark(name.c_str(), [s, n_tokens, cold](benchmark::State& st) {
+          bench::RunRepacked<Q8_0Repacked>(st, s.rows, s.cols / kQ8_0BlockSize, n_tokens, cold,
+                                           FixScale, g_vnni_macs);
+        })->Unit(benchmark::kMicrosecond);
+      }
+    }
+  }
+#endif
 }
 
 }  // namespace

@@ -1,0 +1,91 @@
+// Benchmarks of the repacked kernels (kernels/mxfp4, kernels/q8_0) in the harness of
+// bench_util.h: the gemv or gemm on repacked copies, and the repack itself.
+#ifndef CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
+#define CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "kernels/common/bench_util.h"
+#include "kernels/common/huge_pages.h"
+#include "kernels/common/repacked_layout.h"
+#include "quant/q8_0.h"
+
+namespace cpubrrr::bench {
+
+// `Format` provides Block, Shape (a RepackedShape), Repack, and the repacked Gemv and
+// Gemm; `fix` keeps random weight blocks' scales finite.
+
+// The repacked gemv (n_tokens 1) or gemm on `rows` x n_blocks weights, hot (rows cut to fit
+// L2) or cold (copies of more than kColdBytes, visited in a fixed shuffled order), with
+// GB/s of the GGUF layout (so rates compare with the other variants'), the share of the
+// read yardstick taken right before, and with vnni_macs > 0 the share of the VNNI peak.
+template <class Format, class Fix>
+void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, size_t n_tokens,
+                 bool cold, Fix fix, double vnni_macs) {
+  using Block = typename Format::Block;
+  const size_t rows = cold ? shape_rows : HotRows(shape_rows, n_blocks * sizeof(Block));
+  const auto set = MakeWeightSet<Block>(rows, n_blocks, cold ? kColdBytes : 0, fix);
+  const typename Format::Shape shape{rows, n_blocks};
+  // The same copies, repacked, visited in the same order.
+  WeightSet<uint8_t> packed;
+  packed.matrix_blocks = shape.Bytes();
+  packed.copies = set.copies;
+  packed.data = AllocateHugeArray<uint8_t>(set.copies * packed.matrix_blocks);
+  packed.order = set.order;
+  for (size_t c = 0; c < set.copies; ++c) {
+    Format::Repack(set.data.get() + c * set.matrix_blocks, n_blocks, rows, n_blocks,
+                   packed.data.get() + c * packed.matrix_blocks);
+  }
+  std::vector<BlockQ8_0> x(n_tokens * n_blocks);
+  FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
+    b.d = 0x2000;
+    for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
+  });
+  const size_t y_stride = shape.Groups() * kRepackedRows;
+  std::vector<float> y(n_tokens * y_stride);
+  const double read_gbs = ReadYardstickGBs();
+  size_t i = 0;
+  for (auto _ : state) {
+    const uint8_t* w = packed.Matrix(i++);
+    if (n_tokens == 1) {
+      Format::Gemv(w, shape, 0, shape.Groups(), x.data(), y.data());
+    } else {
+      Format::Gemm(w, shape, 0, shape.Groups(), x.data(), n_blocks, n_tokens, y.data(), y_stride);
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+  const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block) + x.size() * sizeof(BlockQ8_0));
+  const double macs = static_cast<double>(rows) * n_blocks * 32 * n_tokens;
+  using C = benchmark::Counter;
+  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
+  state.counters["read_GB/s"] = read_gbs;
+  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
+  if (vnni_macs > 0 && n_tokens > 1) {
+    state.counters["pct_of_vnni"] = C(macs / vnni_macs * 100, C::kIsIterationInvariantRate);
+  }
+  state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
+}
+
+// The portable repack of one rows x n_blocks matrix per iteration (each the next of the
+// cold copies), in GB/s of the GGUF layout read.
+template <class Format, class Fix>
+void RunRepack(benchmark::State& state, size_t rows, size_t n_blocks, Fix fix) {
+  using Block = typename Format::Block;
+  const auto set = MakeWeightSet<Block>(rows, n_blocks, kColdBytes, fix);
+  auto out = AllocateHugeArray<uint8_t>(typename Format::Shape{rows, n_blocks}.Bytes());
+  Format::Repack(set.Matrix(0), n_blocks, rows, n_blocks, out.get());  // faults `out` in
+  size_t i = 1;
+  for (auto _ : state) {
+    Format::Repack(set.Matrix(i++), n_blocks, rows, n_blocks, out.get());
+    benchmark::DoNotOptimize(out.get());
+  }
+  const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block));
+  state.counters["GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+}  // namespace cpubrrr::bench
+
+#endif  // CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_

@@ -1,0 +1,102 @@
+// Test fixture of the repacked AVX-512 kernels (kernels/mxfp4, kernels/q8_0): each against
+// a GGUF-layout kernel of its format, bit for bit, over whole matrices and group ranges.
+#ifndef CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
+#define CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/common/cpu_features.h"
+#include "kernels/common/dot_test_util.h"
+#include "kernels/common/repacked_layout.h"
+#include "kernels/common/variant_test_util.h"
+#include "quant/q8_0.h"
+#include "quant/test_util.h"
+
+namespace cpubrrr::testing {
+
+// Returns n_blocks Q8_0 activation blocks with random quants (-127..127) and random fp16
+// scales of every finite magnitude and both signs, subnormals included.
+inline std::vector<BlockQ8_0> RandomActivations(size_t n_blocks, std::mt19937& rng) {
+  std::uniform_int_distribution<int> d_bits(0, 0x7BFF), sign(0, 1);
+  std::vector<BlockQ8_0> x = RandomQ8_0Blocks(n_blocks, 0, rng);
+  for (BlockQ8_0& b : x) b.d = static_cast<uint16_t>(d_bits(rng) | (sign(rng) << 15));
+  return x;
+}
+
+// `Format` provides Block, Shape (a RepackedShape), Repack, the repacked Gemv and Gemm,
+// and GemvFn / GemmFn: the GGUF-layout kernel types they are compared with.
+template <typename Format>
+class RepackedKernelTest : public ::testing::Test {
+ protected:
+  using Block = typename Format::Block;
+  using Shape = typename Format::Shape;
+
+  void SetUp() override {
+    struct {
+      const char* name;
+      CpuFeatures required;
+    } const kernels = {"repacked avx512 kernels", kCpuAvx512 | kCpuAvx512Vnni};
+    SkipUnlessCpuRuns(kernels);
+  }
+
+  // Returns w (rows of n_blocks blocks, row_stride apart) repacked into 64-byte aligned
+  // storage owned by the fixture (valid until the next call).
+  const uint8_t* Repack(const std::vector<Block>& w, size_t row_stride, const Shape& shape) {
+    storage_.assign(shape.Bytes() + 64, 0);
+    uint8_t* packed = storage_.data() + (64 - reinterpret_cast<uintptr_t>(storage_.data()) % 64) % 64;
+    Format::Repack(w.data(), row_stride, shape.rows, shape.n_blocks, packed);
+    return packed;
+  }
+
+  // The repacked gemv against `want_fn` on x, over the whole matrix and over each group
+  // alone (group_begin > 0 included); nothing may be written past the rows.
+  void CompareGemv(const std::vector<Block>& w, size_t row_stride, const Shape& shape,
+                   const BlockQ8_0* x, typename Format::GemvFn want_fn) {
+    const uint8_t* packed = Repack(w, row_stride, shape);
+    const size_t rows = shape.rows;
+    std::vector<float> want(rows), got(shape.Groups() * kRepackedRows + 1, kCanary);
+    want_fn(w.data(), row_stride, rows, x, shape.n_blocks, want.data());
+    Format::Gemv(packed, shape, 0, shape.Groups(), x, got.data());
+    const std::string where = "rows " + std::to_string(rows) + ", n_blocks " + std::to_string(shape.n_blocks);
+    ASSERT_EQ(FloatBitsDiff(got.data(), want.data(), rows), "") << where;
+    for (size_t r = rows; r < got.size(); ++r) ASSERT_EQ(got[r], kCanary) << "wrote past rows; " << where;
+    for (size_t g = 0; g < shape.Groups(); ++g) {
+      std::vector<float> one(kRepackedRows, kCanary);
+      Format::Gemv(packed, shape, g, 1, x, one.data());
+      for (size_t i = 0; i < kRepackedRows && g * kRepackedRows + i < rows; ++i) {
+        ASSERT_EQ(FloatBitsDiff(&one[i], &want[g * kRepackedRows + i], 1), "") << "group " << g << "; " << where;
+      }
+    }
+  }
+
+  // The repacked gemm against `want_fn` (x: n_tokens tokens x_stride blocks apart), from
+  // group 0 and from the last group, with a result row stride wider than the rows.
+  void CompareGemm(const std::vector<Block>& w, const Shape& shape, const BlockQ8_0* x,
+                   size_t x_stride, size_t n_tokens, typename Format::GemmFn want_fn) {
+    const uint8_t* packed = Repack(w, shape.n_blocks, shape);
+    const size_t n_blocks = shape.n_blocks;
+    for (size_t g0 : {size_t{0}, shape.Groups() - 1}) {
+      const size_t first = g0 * kRepackedRows, n_rows = shape.rows - first;
+      const size_t y_stride = shape.Groups() * kRepackedRows + 3;
+      std::vector<float> want(n_tokens * y_stride, kCanary), got(want);
+      want_fn(w.data() + first * n_blocks, n_blocks, n_rows, x, x_stride, n_tokens, n_blocks,
+              want.data(), y_stride);
+      Format::Gemm(packed, shape, g0, shape.Groups() - g0, x, x_stride, n_tokens, got.data(), y_stride);
+      ASSERT_EQ(FloatBitsDiff(got.data(), want.data(), got.size()), "")
+          << "rows " << shape.rows << ", n_blocks " << n_blocks << ", n_tokens " << n_tokens
+          << ", from group " << g0;
+    }
+  }
+
+ private:
+  static constexpr float kCanary = -1234.5f;
+  std::vector<uint8_t> storage_;
+};
+
+}  // namespace cpubrrr::testing
+
+#endif  // CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
