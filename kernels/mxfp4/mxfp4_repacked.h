@@ -35,7 +35,7 @@ uint8_t RepackedMxfp4Exponent(const uint8_t* packed, const Mxfp4RepackedShape& s
 // AVX-512 VNNI gemv on the repacked layout (:mxfp4_repacked_avx512, x86-64 only): for
 // the groups [group_begin, group_begin + n_groups) of a matrix of `shape` at `packed`
 // (64-byte aligned), writes y[r - kRepackedRows * group_begin] = dot(row r, x) for each
-// row r of those groups below shape.rows. x holds shape.n_blocks Q8_0 blocks; no
+// row r of those groups below shape.rows (groups past the matrix are ignored). x holds shape.n_blocks Q8_0 blocks; no
 // activation quant is -128. Bit for bit GemvMxfp4Avx512's results (ggml's x86 order).
 void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);

@@ -109,7 +109,8 @@ void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& sh
   const size_t pairs = shape.Pairs();
   const PackedPair* xp = pair_tile::Pack<pair_tile::LaneOrder::kHalves>(x, 0, 1, shape.n_blocks, pairs);
   const size_t group_bytes = shape.GroupBytes();
-  for (size_t g = group_begin; g < group_begin + n_groups; ++g) {
+  const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
+  for (size_t g = group_begin; g < group_end; ++g) {
     const size_t first_row = g * kRepackedRows;
     const size_t valid = first_row >= shape.rows ? 0 : std::min(kRepackedRows, shape.rows - first_row);
     Group(packed + g * group_bytes, group_bytes, shape.n_blocks, xp, y + (g - group_begin) * kRepackedRows,

@@ -32,7 +32,7 @@ uint16_t RepackedQ8_0Scale(const uint8_t* packed, const Q8_0RepackedShape& shape
 // AVX-512 VNNI gemv on the repacked layout (:q8_0_repacked_avx512, x86-64 only): for
 // the groups [group_begin, group_begin + n_groups) of a matrix of `shape` at `packed`
 // (64-byte aligned), writes y[r - kRepackedRows * group_begin] = dot(row r, x) for each
-// row r of those groups below shape.rows. x holds shape.n_blocks Q8_0 blocks. Bit for
+// row r of those groups below shape.rows (groups past the matrix are ignored). x holds shape.n_blocks Q8_0 blocks. Bit for
 // bit GemvQ8_0Avx512's results (ggml's x86 order).
 void GemvQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
