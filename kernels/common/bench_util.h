@@ -1,4 +1,5 @@
-// Benchmark helpers for block-dot kernels: weight sets for hot and cold runs, yardsticks.
+// Benchmark helpers for block-dot kernels: weight sets for hot and cold runs, yardsticks,
+// rate counters.
 #ifndef CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
 #define CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
 
@@ -13,6 +14,7 @@
 
 #include <ctime>
 
+#include "benchmark/benchmark.h"
 #include "kernels/common/huge_pages.h"
 #include "kernels/common/read_bandwidth.h"
 
@@ -119,6 +121,21 @@ inline double ReadYardstickGBs() {
     return b;
   }();
   return BestStreamReadCpuGBs(buffer.get(), kWords, 3);
+}
+
+// Sets the counters of a gemv or gemm benchmark whose iterations each read `bytes` and do
+// `macs` int8 multiply-adds: GB/s, the yardstick read_gbs taken before it and pct_of_bw
+// (the two compared), and with vnni_macs (MACs per second) > 0 and n_tokens > 1
+// pct_of_vnni.
+inline void SetRateCounters(benchmark::State& state, double bytes, double read_gbs, double macs,
+                            double vnni_macs, size_t n_tokens) {
+  using C = benchmark::Counter;
+  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
+  state.counters["read_GB/s"] = read_gbs;
+  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
+  if (vnni_macs > 0 && n_tokens > 1) {
+    state.counters["pct_of_vnni"] = C(macs / vnni_macs * 100, C::kIsIterationInvariantRate);
+  }
 }
 
 }  // namespace cpubrrr::bench

@@ -9,6 +9,7 @@
 
 #include "benchmark/benchmark.h"
 #include "kernels/common/bench_util.h"
+#include "kernels/common/cpu_features.h"
 #include "kernels/common/huge_pages.h"
 #include "kernels/common/repacked_layout.h"
 #include "quant/q8_0.h"
@@ -59,13 +60,7 @@ void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, si
   }
   const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block) + x.size() * sizeof(BlockQ8_0));
   const double macs = static_cast<double>(rows) * n_blocks * 32 * n_tokens;
-  using C = benchmark::Counter;
-  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
-  state.counters["read_GB/s"] = read_gbs;
-  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
-  if (vnni_macs > 0 && n_tokens > 1) {
-    state.counters["pct_of_vnni"] = C(macs / vnni_macs * 100, C::kIsIterationInvariantRate);
-  }
+  SetRateCounters(state, bytes, read_gbs, macs, vnni_macs, n_tokens);
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
 
@@ -84,6 +79,33 @@ void RunRepack(benchmark::State& state, size_t rows, size_t n_blocks, Fix fix) {
   }
   const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block));
   state.counters["GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Registers, for each of `shapes` (members name, rows, cols), "<format>/repack/<name>" and,
+// on x86-64 CPUs with AVX-512 VNNI, "<format>/avx512_vnni_repacked/<name>/<gemv|gemm16>/
+// <hot|cold>".
+template <class Format, class Shapes, class Fix>
+void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, double vnni_macs) {
+  for (const auto& s : shapes) {
+    const size_t n_blocks = s.cols / 32;
+    benchmark::RegisterBenchmark((format + "/repack/" + s.name).c_str(), [s, n_blocks, fix](benchmark::State& st) {
+      RunRepack<Format>(st, s.rows, n_blocks, fix);
+    })->Unit(benchmark::kMicrosecond);
+  }
+#if defined(__x86_64__)
+  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) return;
+  for (const auto& s : shapes) {
+    for (size_t n_tokens : {size_t{1}, size_t{16}}) {
+      for (bool cold : {false, true}) {
+        const std::string name = format + "/avx512_vnni_repacked/" + s.name +
+                                 (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
+        benchmark::RegisterBenchmark(name.c_str(), [s, n_tokens, cold, fix, vnni_macs](benchmark::State& st) {
+          RunRepacked<Format>(st, s.rows, s.cols / 32, n_tokens, cold, fix, vnni_macs);
+        })->Unit(benchmark::kMicrosecond);
+      }
+    }
+  }
+#endif
 }
 
 }  // namespace cpubrrr::bench

@@ -3,6 +3,7 @@
 #ifndef CPUBRRR_KERNELS_COMMON_REPACKED_LAYOUT_H_
 #define CPUBRRR_KERNELS_COMMON_REPACKED_LAYOUT_H_
 
+#include <algorithm>
 #include <cstddef>
 
 namespace cpubrrr {
@@ -41,6 +42,16 @@ struct RepackedShape {
            kPairBytes * (p % kRepackedChunkPairs);
   }
 };
+
+// Calls group(g, valid_rows) for each group g of [group_begin, group_begin + n_groups)
+// inside a matrix of `shape`, valid_rows being its rows below shape.rows (1 to 4).
+template <class Shape, class Fn>
+void ForEachGroup(const Shape& shape, size_t group_begin, size_t n_groups, Fn group) {
+  const size_t end = std::min(group_begin + n_groups, shape.Groups());
+  for (size_t g = group_begin; g < end; ++g) {
+    group(g, std::min(kRepackedRows, shape.rows - g * kRepackedRows));
+  }
+}
 
 }  // namespace cpubrrr
 

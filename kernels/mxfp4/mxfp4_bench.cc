@@ -61,13 +61,7 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
   const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockMxfp4) +
                                            x.size() * sizeof(BlockQ8_0));
   const double macs = static_cast<double>(rows) * shape.cols * n_tokens;
-  using C = benchmark::Counter;
-  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
-  state.counters["read_GB/s"] = read_gbs;
-  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
-  if (g_vnni_macs > 0 && n_tokens > 1) {
-    state.counters["pct_of_vnni"] = C(macs / g_vnni_macs * 100, C::kIsIterationInvariantRate);
-  }
+  bench::SetRateCounters(state, bytes, read_gbs, macs, g_vnni_macs, n_tokens);
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
 
@@ -100,26 +94,7 @@ void RegisterAll() {
       }
     }
   }
-  for (const Shape& s : kShapes) {
-    benchmark::RegisterBenchmark((std::string("mxfp4/repack/") + s.name).c_str(), [s](benchmark::State& st) {
-      bench::RunRepack<Mxfp4Repacked>(st, s.rows, s.cols / kMxfp4BlockSize, FixExponent);
-    })->Unit(benchmark::kMicrosecond);
-  }
-#if defined(__x86_64__)
-  if (!HasFeatures(have, kCpuAvx512 | kCpuAvx512Vnni)) return;
-  for (const Shape& s : kShapes) {
-    for (size_t n_tokens : {size_t{1}, size_t{16}}) {
-      for (bool cold : {false, true}) {
-        const std::string name = std::string("mxfp4/avx512_vnni_repacked/") + s.name +
-                                 (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
-        benchmark::RegisterBenchmark(name.c_str(), [s, n_tokens, cold](benchmark::State& st) {
-          bench::RunRepacked<Mxfp4Repacked>(st, s.rows, s.cols / kMxfp4BlockSize, n_tokens, cold,
-                                            FixExponent, g_vnni_macs);
-        })->Unit(benchmark::kMicrosecond);
-      }
-    }
-  }
-#endif
+  bench::RegisterRepacked<Mxfp4Repacked>("mxfp4", kShapes, FixExponent, g_vnni_macs);
 }
 
 }  // namespace

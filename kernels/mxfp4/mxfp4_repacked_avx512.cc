@@ -4,7 +4,6 @@
 // is in mxfp4_repacked_lanes_avx512.cc.
 #include <immintrin.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "kernels/common/pair_tile_avx512-inl.h"
@@ -109,13 +108,10 @@ void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& sh
   const size_t pairs = shape.Pairs();
   const PackedPair* xp = pair_tile::Pack<pair_tile::LaneOrder::kHalves>(x, 0, 1, shape.n_blocks, pairs);
   const size_t group_bytes = shape.GroupBytes();
-  const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
-  for (size_t g = group_begin; g < group_end; ++g) {
-    const size_t first_row = g * kRepackedRows;
-    const size_t valid = first_row >= shape.rows ? 0 : std::min(kRepackedRows, shape.rows - first_row);
-    Group(packed + g * group_bytes, group_bytes, shape.n_blocks, xp, y + (g - group_begin) * kRepackedRows,
-          valid);
-  }
+  ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
+    Group(packed + g * group_bytes, group_bytes, shape.n_blocks, xp,
+          y + (g - group_begin) * kRepackedRows, valid_rows);
+  });
 }
 
 }  // namespace cpubrrr

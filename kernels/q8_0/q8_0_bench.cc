@@ -74,13 +74,7 @@ void Run(benchmark::State& state, const Q8_0Kernels& k, Shape shape, size_t n_to
   const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockQ8_0) +
                                            x.size() * sizeof(BlockQ8_0));
   const double macs = static_cast<double>(rows) * shape.cols * n_tokens;
-  using C = benchmark::Counter;
-  state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
-  state.counters["read_GB/s"] = read_gbs;
-  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
-  if (g_vnni_macs > 0 && n_tokens > 1) {
-    state.counters["pct_of_vnni"] = C(macs / g_vnni_macs * 100, C::kIsIterationInvariantRate);
-  }
+  bench::SetRateCounters(state, bytes, read_gbs, macs, g_vnni_macs, n_tokens);
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
 
@@ -118,26 +112,7 @@ void RegisterAll() {
       }
     }
   }
-  for (const Shape& s : kShapes) {
-    benchmark::RegisterBenchmark((std::string("q8_0/repack/") + s.name).c_str(), [s](benchmark::State& st) {
-      bench::RunRepack<Q8_0Repacked>(st, s.rows, s.cols / kQ8_0BlockSize, FixScale);
-    })->Unit(benchmark::kMicrosecond);
-  }
-#if defined(__x86_64__)
-  if (!HasFeatures(have, kCpuAvx512 | kCpuAvx512Vnni)) return;
-  for (const Shape& s : kShapes) {
-    for (size_t n_tokens : {size_t{1}, size_t{16}}) {
-      for (bool cold : {false, true}) {
-        const std::string name = std::string("q8_0/avx512_vnni_repacked/") + s.name +
-                                 (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
-        benchmark::RegisterBenchmark(name.c_str(), [s, n_tokens, cold](benchmark::State& st) {
-          bench::RunRepacked<Q8_0Repacked>(st, s.rows, s.cols / kQ8_0BlockSize, n_tokens, cold,
-                                           FixScale, g_vnni_macs);
-        })->Unit(benchmark::kMicrosecond);
-      }
-    }
-  }
-#endif
+  bench::RegisterRepacked<Q8_0Repacked>("q8_0", kShapes, FixScale, g_vnni_macs);
 }
 
 }  // namespace

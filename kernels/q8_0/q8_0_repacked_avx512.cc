@@ -4,7 +4,6 @@
 // per row and block). The gemm is in q8_0_repacked_lanes_avx512.cc.
 #include <immintrin.h>
 
-#include <algorithm>
 
 #include "kernels/common/pair_tile_avx512-inl.h"
 #include "kernels/common/prefetch.h"
@@ -78,13 +77,10 @@ void GemvQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shap
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y) {
   const PackedPair* xp = pair_tile::Pack<pair_tile::LaneOrder::kBlocks>(x, 0, 1, shape.n_blocks, shape.Pairs());
   const size_t group_bytes = shape.GroupBytes();
-  const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
-  for (size_t g = group_begin; g < group_end; ++g) {
-    const size_t first_row = g * kRepackedRows;
-    const size_t valid = first_row >= shape.rows ? 0 : std::min(kRepackedRows, shape.rows - first_row);
-    Group(packed + g * group_bytes, group_bytes, shape.n_blocks, xp, y + (g - group_begin) * kRepackedRows,
-          valid);
-  }
+  ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
+    Group(packed + g * group_bytes, group_bytes, shape.n_blocks, xp,
+          y + (g - group_begin) * kRepackedRows, valid_rows);
+  });
 }
 
 }  // namespace cpubrrr
