@@ -148,8 +148,10 @@ class MoeModel : public Model {
   ModelInfo info_;
   WorkerPool pool_;
   TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
+  // The MXFP4 experts' repacked copies, if any; declared before warmer_, so they are
+  // unmapped only after the warmer's thread, which may still be reading them, has stopped.
+  RepackedExperts repacked_;
   std::unique_ptr<PageWarmer> warmer_;  // null: off, or no idle core
-  RepackedExperts repacked_;  // the MXFP4 experts' repacked copies, if any
   std::vector<ByteSpan> warm_spans_;
   std::vector<WorkerScratch> scratch_;
   std::vector<int32_t> iota_;
