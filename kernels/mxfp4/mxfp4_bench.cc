@@ -1,6 +1,6 @@
-// Google Benchmark of every MXFP4 x Q8_0 variant (and of the AVX-512 gemv on repacked
-// weights) on gpt-oss expert shapes, hot and cold, with GB/s, the share of this run's
-// single-thread read bandwidth and of the VNNI peak.
+// Google Benchmark of every MXFP4 x Q8_0 variant (and of the AVX-512 kernels on repacked
+// weights, and the repack) on gpt-oss expert shapes, hot and cold, with GB/s, the share
+// of this run's single-thread read bandwidth and of the VNNI peak.
 // Rates are per second of thread CPU time (Google Benchmark's default), and so are the
 // yardsticks, because the shared machine preempts wall-clock runs. The read bandwidth is
 // measured once at start-up (printed, with MeasureReadBandwidthGBs's wall-clock figure)

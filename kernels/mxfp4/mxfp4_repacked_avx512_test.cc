@@ -9,6 +9,7 @@
 #include "kernels/common/repacked_test_util.h"
 #include "kernels/mxfp4/mxfp4.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
+#include "kernels/mxfp4/mxfp4_test_util.h"
 
 namespace cpubrrr {
 namespace {
@@ -25,16 +26,6 @@ struct Mxfp4Repacked {
 
 class Mxfp4RepackedTest : public testing::RepackedKernelTest<Mxfp4Repacked> {};
 
-std::vector<BlockMxfp4> RandomWeights(size_t n, int e_lo, int e_hi, std::mt19937& rng) {
-  std::uniform_int_distribution<int> byte(0, 255), e(e_lo, e_hi);
-  std::vector<BlockMxfp4> w(n);
-  for (BlockMxfp4& b : w) {
-    b.e = static_cast<uint8_t>(e(rng));
-    for (uint8_t& q : b.qs) q = static_cast<uint8_t>(byte(rng));
-  }
-  return w;
-}
-
 // Shapes around the layout: 1 block, odd counts (a lone last block), whole and partial
 // chunks of 8 pairs; rows around the group of 4; a row stride wider than the row.
 TEST_F(Mxfp4RepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
@@ -42,7 +33,7 @@ TEST_F(Mxfp4RepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
   for (size_t n_blocks : {1, 2, 3, 4, 15, 16, 17, 18, 31, 32, 33, 90}) {
     for (size_t rows : {1, 3, 4, 5, 8, 13, 37}) {
       const size_t row_stride = n_blocks + 1;
-      const auto w = RandomWeights(rows * row_stride, 100, 140, rng);
+      const auto w = testing::RandomMxfp4Blocks(rows * row_stride, 100, 140, rng);
       const auto x = testing::RandomActivations(n_blocks, rng);
       CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), GemvMxfp4Avx512);
     }
@@ -54,7 +45,7 @@ TEST_F(Mxfp4RepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
 TEST_F(Mxfp4RepackedTest, SameBitsAsTheAvx512GemvOverEveryExponent) {
   std::mt19937 rng(testing::kKernelSeed + 1);
   for (int e = 0; e < 256; ++e) {
-    const auto w = RandomWeights(6 * 18, e, e, rng);
+    const auto w = testing::RandomMxfp4Blocks(6 * 18, e, e, rng);
     const auto x = testing::RandomActivations(18, rng);
     SCOPED_TRACE("e = " + std::to_string(e));
     CompareGemv(w, 18, {6, 18}, x.data(), GemvMxfp4Avx512);
@@ -66,7 +57,7 @@ TEST_F(Mxfp4RepackedTest, SameBitsAsTheAvx512GemvOverEveryExponent) {
 TEST_F(Mxfp4RepackedTest, OracleBitsOnExactInputs) {
   std::mt19937 rng(testing::kKernelSeed + 2);
   for (size_t n_blocks : {1, 5, 16, 17, 64}) {
-    const auto w = RandomWeights(9 * n_blocks, 127, 128, rng);
+    const auto w = testing::RandomMxfp4Blocks(9 * n_blocks, 127, 128, rng);
     const auto x = testing::RandomQ8_0Blocks(n_blocks, 0x3C00, rng);
     CompareGemv(w, n_blocks, {9, n_blocks}, x.data(), GemvMxfp4Ref);
   }
@@ -78,7 +69,7 @@ TEST_F(Mxfp4RepackedTest, GemmGivesTheLaneTileGemmsBits) {
   std::mt19937 rng(testing::kKernelSeed + 3);
   for (size_t rows : {3, 13, 300}) {
     for (size_t n_blocks : {1, 17, 90}) {
-      const auto w = RandomWeights(rows * n_blocks, 100, 140, rng);
+      const auto w = testing::RandomMxfp4Blocks(rows * n_blocks, 100, 140, rng);
       for (size_t n_tokens : {1, 5, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens * x_stride, rng);

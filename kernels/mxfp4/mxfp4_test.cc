@@ -13,24 +13,13 @@
 #include "kernels/common/cpu_features.h"
 #include "kernels/common/block32_test_util.h"
 #include "kernels/common/dot_test_util.h"
+#include "kernels/mxfp4/mxfp4_test_util.h"
 #include "quant/fp16.h"
 
 namespace cpubrrr {
 namespace {
 
 using testing::kKernelSeed;
-
-// Weights: rows x row_stride blocks with random codes and exponents in [e_lo, e_hi].
-std::vector<BlockMxfp4> RandomWeights(size_t rows, size_t row_stride, int e_lo, int e_hi,
-                                      std::mt19937& rng) {
-  std::uniform_int_distribution<int> byte(0, 255), e(e_lo, e_hi);
-  std::vector<BlockMxfp4> w(rows * row_stride);
-  for (BlockMxfp4& b : w) {
-    b.e = static_cast<uint8_t>(e(rng));
-    for (uint8_t& q : b.qs) q = static_cast<uint8_t>(byte(rng));
-  }
-  return w;
-}
 
 // Returns sum_b |2^(e-128) d_x| sum_i |w_i x_i| for one row: the A of DotErrorBound,
 // and, through min_unit, the smallest power of two dividing every block term.
@@ -74,7 +63,7 @@ TEST_P(Mxfp4Test, BitExactOnExactInputsAcrossShapes) {
     for (size_t rows : {1, 3, 4, 5, 9, 13, 16, 17, 31, 33}) {
       for (size_t n_tokens : {1, 4, 5, 6, 7, 17}) {
         const Case c{rows, n_blocks + (rows % 2 ? 3 : 0), n_blocks, n_tokens};
-        const auto w = RandomWeights(rows, c.row_stride, 127, 128, rng);
+        const auto w = testing::RandomMxfp4Blocks(rows * c.row_stride, 127, 128, rng);
         const size_t x_stride = n_blocks + 1;
         std::vector<BlockQ8_0> x(n_tokens * x_stride);
         for (auto& b : x) b = testing::RandomQ8_0Blocks(1, testing::Fp16PowerOfTwo(dk(rng)), rng)[0];
@@ -88,7 +77,7 @@ TEST_P(Mxfp4Test, EveryTokenCountUpTo17) {
   std::mt19937 rng(kKernelSeed + 1);
   for (size_t n_tokens = 1; n_tokens <= 17; ++n_tokens) {
     const Case c{11, 10, 10, n_tokens};
-    const auto w = RandomWeights(c.rows, c.row_stride, 127, 128, rng);
+    const auto w = testing::RandomMxfp4Blocks(c.rows * c.row_stride, 127, 128, rng);
     const auto x = testing::RandomQ8_0Blocks(n_tokens * c.n_blocks, 0x3C00, rng);
     Compare(c, w, x, c.n_blocks, /*exact=*/true);
   }
@@ -102,7 +91,7 @@ TEST_P(Mxfp4Test, WithinBoundOnRealisticInputs) {
   std::uniform_int_distribution<int> pow2(-6, 6);
   for (size_t n_tokens : {1, 7, 16}) {
     const Case c{37, 90, 90, n_tokens};
-    const auto w = RandomWeights(c.rows, c.row_stride, 100, 140, rng);
+    const auto w = testing::RandomMxfp4Blocks(c.rows * c.row_stride, 100, 140, rng);
     std::vector<float> xf(n_tokens * c.n_blocks * 32);
     for (size_t i = 0; i < xf.size(); i += 32) {
       const float s = std::ldexp(1.0f, pow2(rng));
@@ -117,7 +106,7 @@ TEST_P(Mxfp4Test, WithinBoundOnRealisticInputs) {
 TEST_P(Mxfp4Test, AllZeroBlocksGiveZero) {
   std::mt19937 rng(kKernelSeed + 3);
   const Case c{9, 17, 17, 5};
-  auto w = RandomWeights(c.rows, c.row_stride, 0, 255, rng);
+  auto w = testing::RandomMxfp4Blocks(c.rows * c.row_stride, 0, 255, rng);
   for (size_t i = 0; i < w.size(); ++i) {
     // Codes 0 and 8 are +0 and -0; mix them, and zero every other block only in row 0.
     if (i >= c.row_stride || i % 2 == 0) std::memset(w[i].qs, i % 3 ? 0x00 : 0x88, 16);
@@ -134,7 +123,7 @@ TEST_P(Mxfp4Test, BitExactOverEveryExponent) {
   std::mt19937 rng(kKernelSeed + 4);
   const Case c{5, 9, 9, 2};
   for (int e = 0; e < 256; ++e) {
-    auto w = RandomWeights(c.rows, c.row_stride, e, e, rng);
+    auto w = testing::RandomMxfp4Blocks(c.rows * c.row_stride, e, e, rng);
     const uint16_t d = e < 128 ? 0x3C00 : testing::Fp16PowerOfTwo(-14);
     const auto x = testing::RandomQ8_0Blocks(c.n_tokens * c.n_blocks, d, rng);
     SCOPED_TRACE("e = " + std::to_string(e));
