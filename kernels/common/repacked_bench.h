@@ -1,5 +1,5 @@
-// Benchmarks of the repacked kernels (kernels/mxfp4, kernels/q8_0) in the harness of
-// bench_util.h: the gemv or gemm on repacked copies, and the repack itself.
+// Benchmarks of the repacked kernels (kernels/mxfp4, kernels/q8_0, kernels/q6_k) in the
+// harness of bench_util.h: the gemv or gemm on repacked copies, and the repack itself.
 #ifndef CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
 #define CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
 
@@ -16,8 +16,19 @@
 
 namespace cpubrrr::bench {
 
-// `Format` provides Block, Shape (a RepackedShape), Repack, and the repacked Gemv and
-// Gemm; `fix` keeps random weight blocks' scales finite.
+// `Format` provides Block, kBlockValues (values per block), Shape (a RepackedShape),
+// Repack, Activations (n blocks of random activations), the repacked Gemv and, if it has
+// one, Gemm; `fix` keeps random weight blocks' scales finite.
+
+// Returns n Q8_0 activation blocks of random quants (-127..127), all with scale 2^-7.
+inline std::vector<BlockQ8_0> Q8_0Activations(size_t n) {
+  std::vector<BlockQ8_0> x(n);
+  FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
+    b.d = 0x2000;
+    for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
+  });
+  return x;
+}
 
 // The repacked gemv (n_tokens 1) or gemm on `rows` x n_blocks weights, hot (rows cut to fit
 // L2) or cold (copies of more than kColdBytes, visited in a fixed shuffled order), with
@@ -40,11 +51,7 @@ void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, si
     Format::Repack(set.data.get() + c * set.matrix_blocks, n_blocks, rows, n_blocks,
                    packed.data.get() + c * packed.matrix_blocks);
   }
-  std::vector<BlockQ8_0> x(n_tokens * n_blocks);
-  FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
-    b.d = 0x2000;
-    for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
-  });
+  const auto x = Format::Activations(n_tokens * n_blocks);
   const size_t y_stride = shape.Groups() * kRepackedRows;
   std::vector<float> y(n_tokens * y_stride);
   const double read_gbs = ReadYardstickGBs();
@@ -53,13 +60,13 @@ void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, si
     const uint8_t* w = packed.Matrix(i++);
     if (n_tokens == 1) {
       Format::Gemv(w, shape, 0, shape.Groups(), x.data(), y.data());
-    } else {
+    } else if constexpr (requires { Format::Gemm; }) {
       Format::Gemm(w, shape, 0, shape.Groups(), x.data(), n_blocks, n_tokens, y.data(), y_stride);
     }
     benchmark::DoNotOptimize(y.data());
   }
-  const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block) + x.size() * sizeof(BlockQ8_0));
-  const double macs = static_cast<double>(rows) * n_blocks * 32 * n_tokens;
+  const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block) + x.size() * sizeof(x[0]));
+  const double macs = static_cast<double>(rows) * n_blocks * Format::kBlockValues * n_tokens;
   SetRateCounters(state, bytes, read_gbs, macs, vnni_macs, n_tokens);
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
@@ -83,11 +90,11 @@ void RunRepack(benchmark::State& state, size_t rows, size_t n_blocks, Fix fix) {
 
 // Registers, for each of `shapes` (members name, rows, cols), "<format>/repack/<name>" and,
 // on x86-64 CPUs with AVX-512 VNNI, "<format>/avx512_vnni_repacked/<name>/<gemv|gemm16>/
-// <hot|cold>".
+// <hot|cold>" (gemm16 for formats with a Gemm).
 template <class Format, class Shapes, class Fix>
 void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, double vnni_macs) {
   for (const auto& s : shapes) {
-    const size_t n_blocks = s.cols / 32;
+    const size_t n_blocks = s.cols / Format::kBlockValues;
     benchmark::RegisterBenchmark((format + "/repack/" + s.name).c_str(), [s, n_blocks, fix](benchmark::State& st) {
       RunRepack<Format>(st, s.rows, n_blocks, fix);
     })->Unit(benchmark::kMicrosecond);
@@ -96,11 +103,12 @@ void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, 
   if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) return;
   for (const auto& s : shapes) {
     for (size_t n_tokens : {size_t{1}, size_t{16}}) {
+      if (n_tokens > 1 && !requires { Format::Gemm; }) continue;
       for (bool cold : {false, true}) {
         const std::string name = format + "/avx512_vnni_repacked/" + s.name +
                                  (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
         benchmark::RegisterBenchmark(name.c_str(), [s, n_tokens, cold, fix, vnni_macs](benchmark::State& st) {
-          RunRepacked<Format>(st, s.rows, s.cols / 32, n_tokens, cold, fix, vnni_macs);
+          RunRepacked<Format>(st, s.rows, s.cols / Format::kBlockValues, n_tokens, cold, fix, vnni_macs);
         })->Unit(benchmark::kMicrosecond);
       }
     }

@@ -35,7 +35,7 @@ void RepackedGemm(const uint8_t* packed, const Shape& shape, size_t group_begin,
   thread_local std::vector<TokenView> tokens;
   PackTokens(x, x_stride, n_tokens, n_blocks, tokens);
   thread_local std::vector<LaneBlock> panel;
-  if (panel.size() < 2 * shape.Pairs() * kPanelGroups) panel.resize(2 * shape.Pairs() * kPanelGroups);
+  if (panel.size() < 2 * shape.Units() * kPanelGroups) panel.resize(2 * shape.Units() * kPanelGroups);
   for (size_t g0 = group_begin; g0 < group_end; g0 += kPanelGroupsRepacked) {
     const size_t first_row = g0 * kRepackedRows;
     if (first_row >= shape.rows) break;
@@ -48,7 +48,7 @@ void RepackedGemm(const uint8_t* packed, const Shape& shape, size_t group_begin,
         const size_t at = g0 + kLaneGroupGroups * lg + g;
         group[g] = packed + (at < group_end ? at : g0) * group_bytes;
       }
-      for (size_t p = 0; p < shape.Pairs(); ++p) {
+      for (size_t p = 0; p < shape.Units(); ++p) {
         decode_pair(group, p, 2 * p + 1 < n_blocks, &panel[kPanelGroups * (2 * p) + lg],
                     &panel[kPanelGroups * (2 * p + 1) + lg]);
       }

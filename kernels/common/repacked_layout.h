@@ -1,5 +1,5 @@
-// The layout of repacked weight matrices (kernels/mxfp4, kernels/q8_0): rows interleaved
-// four to a stream, each pair of blocks' scales stored apart from its quants.
+// The layout of repacked weight matrices (kernels/mxfp4, kernels/q8_0, kernels/q6_k): rows
+// interleaved four to a stream, each unit of blocks' scales stored apart from its quants.
 #ifndef CPUBRRR_KERNELS_COMMON_REPACKED_LAYOUT_H_
 #define CPUBRRR_KERNELS_COMMON_REPACKED_LAYOUT_H_
 
@@ -9,37 +9,38 @@
 namespace cpubrrr {
 
 inline constexpr size_t kRepackedRows = 4;        // rows per group (one stream)
-inline constexpr size_t kRepackedChunkPairs = 8;  // block pairs per chunk
+inline constexpr size_t kRepackedChunkUnits = 8;  // units (of kUnitBlocks blocks) per chunk
 
 // A matrix of `rows` rows of n_blocks blocks, repacked: rows in groups of kRepackedRows
-// (the last padded with zero rows) and blocks in pairs (an odd last block padded with a
-// zero block). A group is one stream of chunks of up to kRepackedChunkPairs pairs: first
-// the chunk's scales, kScaleBytes per pair in whole 64-byte lines (unused bytes 0), then
-// kPairBytes of quants per pair. Every line starts a multiple of 64 bytes after the
+// (the last padded with zero rows) and blocks in units of kUnitBlocks (pairs for the
+// 32-value formats, single superblocks for the K-quants; a short last unit padded with
+// zero blocks). A group is one stream of chunks of up to kRepackedChunkUnits units: first
+// the chunk's scales, kScaleBytes per unit in whole 64-byte lines (unused bytes 0), then
+// kUnitBytes of quants per unit. Every line starts a multiple of 64 bytes after the
 // group's start, and every group a multiple of 64 bytes after the matrix's.
-template <size_t kScaleBytes, size_t kPairBytes>
+template <size_t kScaleBytes, size_t kUnitBytes, size_t kUnitBlocks>
 struct RepackedShape {
-  static constexpr size_t kScaleLineBytes = kRepackedChunkPairs * kScaleBytes;
-  static constexpr size_t kChunkBytes = kScaleLineBytes + kRepackedChunkPairs * kPairBytes;
-  static_assert(kScaleLineBytes % 64 == 0 && kPairBytes % 64 == 0, "lines must stay whole");
+  static constexpr size_t kScaleLineBytes = kRepackedChunkUnits * kScaleBytes;
+  static constexpr size_t kChunkBytes = kScaleLineBytes + kRepackedChunkUnits * kUnitBytes;
+  static_assert(kScaleLineBytes % 64 == 0 && kUnitBytes % 64 == 0, "lines must stay whole");
 
   size_t rows, n_blocks;
 
-  size_t Pairs() const { return (n_blocks + 1) / 2; }
+  size_t Units() const { return (n_blocks + kUnitBlocks - 1) / kUnitBlocks; }
   size_t Groups() const { return (rows + kRepackedRows - 1) / kRepackedRows; }
   size_t GroupBytes() const {
-    const size_t chunks = (Pairs() + kRepackedChunkPairs - 1) / kRepackedChunkPairs;
-    return chunks * kScaleLineBytes + Pairs() * kPairBytes;
+    const size_t chunks = (Units() + kRepackedChunkUnits - 1) / kRepackedChunkUnits;
+    return chunks * kScaleLineBytes + Units() * kUnitBytes;
   }
   size_t Bytes() const { return Groups() * GroupBytes(); }
 
-  // Offsets of pair p's scales and of its quants from its group's start.
-  static size_t ScaleOffset(size_t p) {
-    return p / kRepackedChunkPairs * kChunkBytes + kScaleBytes * (p % kRepackedChunkPairs);
+  // Offsets of unit u's scales and of its quants from its group's start.
+  static size_t ScaleOffset(size_t u) {
+    return u / kRepackedChunkUnits * kChunkBytes + kScaleBytes * (u % kRepackedChunkUnits);
   }
-  static size_t QuantOffset(size_t p) {
-    return p / kRepackedChunkPairs * kChunkBytes + kScaleLineBytes +
-           kPairBytes * (p % kRepackedChunkPairs);
+  static size_t QuantOffset(size_t u) {
+    return u / kRepackedChunkUnits * kChunkBytes + kScaleLineBytes +
+           kUnitBytes * (u % kRepackedChunkUnits);
   }
 };
 

@@ -1,5 +1,6 @@
-// Test fixture of the repacked AVX-512 kernels (kernels/mxfp4, kernels/q8_0): each against
-// a GGUF-layout kernel of its format, bit for bit, over whole matrices and group ranges.
+// Test fixture of the repacked AVX-512 kernels (kernels/mxfp4, kernels/q8_0, kernels/q6_k):
+// each against a GGUF-layout kernel of its format, bit for bit, over whole matrices and
+// group ranges.
 #ifndef CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
 #define CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
 
@@ -27,13 +28,15 @@ inline std::vector<BlockQ8_0> RandomActivations(size_t n_blocks, std::mt19937& r
   return x;
 }
 
-// `Format` provides Block, Shape (a RepackedShape), Repack, the repacked Gemv and Gemm,
-// and GemvFn / GemmFn: the GGUF-layout kernel types they are compared with.
+// `Format` provides Block, Activation (the activation block), Shape (a RepackedShape),
+// Repack, the repacked Gemv and Gemm (if it has one), and GemvFn / GemmFn: the GGUF-layout
+// kernel types they are compared with.
 template <typename Format>
 class RepackedKernelTest : public ::testing::Test {
  protected:
   using Block = typename Format::Block;
   using Shape = typename Format::Shape;
+  using Activation = typename Format::Activation;
 
   void SetUp() override {
     struct {
@@ -55,7 +58,7 @@ class RepackedKernelTest : public ::testing::Test {
   // The repacked gemv against `want_fn` on x, over the whole matrix and over each group
   // alone (group_begin > 0 included); nothing may be written past the rows.
   void CompareGemv(const std::vector<Block>& w, size_t row_stride, const Shape& shape,
-                   const BlockQ8_0* x, typename Format::GemvFn want_fn) {
+                   const Activation* x, typename Format::GemvFn want_fn) {
     const uint8_t* packed = Repack(w, row_stride, shape);
     const size_t rows = shape.rows;
     std::vector<float> want(rows), got(shape.Groups() * kRepackedRows + 1, kCanary);
@@ -75,7 +78,7 @@ class RepackedKernelTest : public ::testing::Test {
 
   // The repacked gemm against `want_fn` (x: n_tokens tokens x_stride blocks apart), from
   // group 0 and from the last group, with a result row stride wider than the rows.
-  void CompareGemm(const std::vector<Block>& w, const Shape& shape, const BlockQ8_0* x,
+  void CompareGemm(const std::vector<Block>& w, const Shape& shape, const Activation* x,
                    size_t x_stride, size_t n_tokens, typename Format::GemmFn want_fn) {
     const uint8_t* packed = Repack(w, shape.n_blocks, shape);
     const size_t n_blocks = shape.n_blocks;

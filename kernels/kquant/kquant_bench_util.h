@@ -66,6 +66,17 @@ inline uint16_t ScaleFromBits(uint16_t bits) {
   return Fp32ToFp16(1.0f / 16384 + (1.0f / 16 - 1.0f / 16384) * static_cast<float>(bits) / 65535.0f);
 }
 
+// Returns n Q8_K activation blocks quantized from standard normal values.
+inline std::vector<BlockQ8K> Q8KActivations(size_t n) {
+  std::mt19937 rng(2);
+  std::normal_distribution<float> normal;
+  std::vector<float> f(n * 256);
+  for (float& v : f) v = normal(rng);
+  std::vector<BlockQ8K> x(n);
+  QuantizeRowQ8K(f.data(), x.data(), static_cast<int64_t>(f.size()));
+  return x;
+}
+
 // Returns the weight set of one shape (bench_util.h), each block passed through `fix` (to
 // keep fp16 scales finite). The last set is cached, so benchmarks of one shape (registered
 // together) share it and only one cold set is alive at a time.
@@ -99,12 +110,7 @@ void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, b
                              (tokens == 1 ? "gemv" : "gemm16") + "/" + (cold ? "cold" : "hot");
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
       const WeightSet<Block>& w = CachedWeightSet<Block>(rows, shape.n_blocks, cold ? kColdBytes : 0, fix);
-      std::mt19937 rng(2);
-      std::normal_distribution<float> normal;
-      std::vector<float> f(tokens * shape.n_blocks * 256);
-      for (float& v : f) v = normal(rng);
-      std::vector<BlockQ8K> x(tokens * shape.n_blocks);
-      QuantizeRowQ8K(f.data(), x.data(), static_cast<int64_t>(f.size()));
+      const std::vector<BlockQ8K> x = Q8KActivations(tokens * shape.n_blocks);
       std::vector<float> y(tokens * rows);
       const double read_gbs = cold && tokens == 1 ? ReadYardstickGBs() : 0;
       size_t c = 0;

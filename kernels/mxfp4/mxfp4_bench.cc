@@ -69,7 +69,9 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
 struct Mxfp4Repacked {
   using Block = BlockMxfp4;
   using Shape = Mxfp4RepackedShape;
+  static constexpr size_t kBlockValues = kMxfp4BlockSize;
   static constexpr auto Repack = RepackMxfp4;
+  static constexpr auto Activations = bench::Q8_0Activations;
 #if defined(__x86_64__)
   static constexpr auto Gemv = GemvMxfp4RepackedAvx512;
   static constexpr auto Gemm = GemmMxfp4RepackedAvx512;

@@ -37,7 +37,7 @@ void RepackMxfp4(const BlockMxfp4* w, size_t row_stride, size_t rows, size_t n_b
       const size_t r = g * kRepackedRows + rr;
       row[rr] = r < rows ? w + r * row_stride : zero_row.data();
     }
-    for (size_t p = 0; p < shape.Pairs(); ++p) {
+    for (size_t p = 0; p < shape.Units(); ++p) {
       const size_t b = 2 * p;
       const bool two = b + 1 < n_blocks;
       uint8_t* e = group + Shape::ScaleOffset(p);

@@ -23,7 +23,7 @@ TEST(Mxfp4Repack, EveryCodeAndExponentReadsBack) {
       const Mxfp4RepackedShape shape{rows, n_blocks};
       std::vector<uint8_t> packed(shape.Bytes(), 0xAA);
       RepackMxfp4(w.data(), row_stride, rows, n_blocks, packed.data());
-      const size_t padded_blocks = 2 * shape.Pairs();
+      const size_t padded_blocks = 2 * shape.Units();
       for (size_t r = 0; r < shape.Groups() * kRepackedRows; ++r) {
         for (size_t b = 0; b < padded_blocks; ++b) {
           const bool real = r < rows && b < n_blocks;
@@ -44,7 +44,7 @@ TEST(Mxfp4Repack, EveryCodeAndExponentReadsBack) {
 // 4 rows of 90 blocks (gpt-oss width): 45 pairs in 6 chunks, 6 exponent lines.
 TEST(Mxfp4Repack, GroupBytesOfTheGptOssWidth) {
   const Mxfp4RepackedShape shape{5760, 90};
-  EXPECT_EQ(shape.Pairs(), 45u);
+  EXPECT_EQ(shape.Units(), 45u);
   EXPECT_EQ(shape.GroupBytes(), 6 * 64 + 45 * 128u);
   EXPECT_EQ(shape.Bytes(), 1440 * shape.GroupBytes());
   EXPECT_EQ(shape.GroupBytes() % 64, 0u);

@@ -18,7 +18,7 @@ namespace cpubrrr {
 // rows 2 and 3: byte i holds the lower row's E2M1 code in its low nibble and the upper
 // row's in its high nibble, for value (i % 16) + 16 * (i / 32) of block 2p + (i / 16) % 2
 // (the 128-bit lanes: values 0-15 of both blocks, then 16-31; pair_tile's kHalves order).
-using Mxfp4RepackedShape = RepackedShape<8, 128>;
+using Mxfp4RepackedShape = RepackedShape<8, 128, 2>;
 
 // Writes the repacked layout of rows x n_blocks blocks (row r at w + r * row_stride) to
 // `out`, which holds Mxfp4RepackedShape{rows, n_blocks}.Bytes() bytes.

@@ -68,10 +68,10 @@ void Group(const uint8_t* group, size_t group_bytes, size_t n_blocks, const Pack
   };
   const uint8_t* chunk = group;
   size_t p = 0;
-  for (; p + kRepackedChunkPairs <= whole_pairs; p += kRepackedChunkPairs) {
+  for (; p + kRepackedChunkUnits <= whole_pairs; p += kRepackedChunkUnits) {
     PrefetchLine(chunk + group_bytes);
 #pragma GCC unroll 8
-    for (size_t k = 0; k < kRepackedChunkPairs; ++k) {
+    for (size_t k = 0; k < kRepackedChunkUnits; ++k) {
       pair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), x[p + k]);
     }
     chunk += Shape::kChunkBytes;
@@ -105,7 +105,7 @@ void Group(const uint8_t* group, size_t group_bytes, size_t n_blocks, const Pack
 
 void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y) {
-  const size_t pairs = shape.Pairs();
+  const size_t pairs = shape.Units();
   const PackedPair* xp = pair_tile::Pack<pair_tile::LaneOrder::kHalves>(x, 0, 1, shape.n_blocks, pairs);
   const size_t group_bytes = shape.GroupBytes();
   ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {

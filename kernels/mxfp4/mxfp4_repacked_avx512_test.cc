@@ -17,6 +17,7 @@ namespace {
 struct Mxfp4Repacked {
   using Block = BlockMxfp4;
   using Shape = Mxfp4RepackedShape;
+  using Activation = BlockQ8_0;
   using GemvFn = Mxfp4GemvFn;
   using GemmFn = Mxfp4GemmFn;
   static constexpr auto Repack = RepackMxfp4;

@@ -40,7 +40,9 @@ void FixScale(BlockQ8_0& b) { b.d = 0x2000; }
 struct Q8_0Repacked {
   using Block = BlockQ8_0;
   using Shape = Q8_0RepackedShape;
+  static constexpr size_t kBlockValues = kQ8_0BlockSize;
   static constexpr auto Repack = RepackQ8_0;
+  static constexpr auto Activations = bench::Q8_0Activations;
 #if defined(__x86_64__)
   static constexpr auto Gemv = GemvQ8_0RepackedAvx512;
   static constexpr auto Gemm = GemmQ8_0RepackedAvx512;

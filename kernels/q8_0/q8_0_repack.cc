@@ -15,7 +15,7 @@ void RepackQ8_0(const BlockQ8_0* w, size_t row_stride, size_t rows, size_t n_blo
   std::memset(out, 0, shape.Bytes());
   for (size_t g = 0; g < shape.Groups(); ++g) {
     uint8_t* group = out + g * shape.GroupBytes();
-    for (size_t p = 0; p < shape.Pairs(); ++p) {
+    for (size_t p = 0; p < shape.Units(); ++p) {
       uint8_t* scales = group + Shape::ScaleOffset(p);
       uint8_t* quants = group + Shape::QuantOffset(p);
       // Padding (rows past the matrix, a block past the row): quants 0 and scale 0.

@@ -24,7 +24,7 @@ TEST(Q8_0Repack, EveryQuantAndScaleReadsBack) {
       std::vector<uint8_t> packed(shape.Bytes(), 0xAA);
       RepackQ8_0(w.data(), row_stride, rows, n_blocks, packed.data());
       for (size_t r = 0; r < shape.Groups() * kRepackedRows; ++r) {
-        for (size_t b = 0; b < 2 * shape.Pairs(); ++b) {
+        for (size_t b = 0; b < 2 * shape.Units(); ++b) {
           const bool real = r < rows && b < n_blocks;
           const BlockQ8_0* block = real ? &w[r * row_stride + b] : nullptr;
           SCOPED_TRACE(::testing::Message() << "rows " << rows << " n_blocks " << n_blocks

@@ -16,7 +16,7 @@ namespace cpubrrr {
 // and per row r of the group 64 bytes: the 32 quants of block 2p, then those of block
 // 2p + 1, each plus 128 (the sign bit flipped), ready as vpdpbusd's unsigned operand.
 // A padding block has quants 0 (bytes 128) and scale 0.
-using Q8_0RepackedShape = RepackedShape<16, 256>;
+using Q8_0RepackedShape = RepackedShape<16, 256, 2>;
 
 // Writes the repacked layout of rows x n_blocks blocks (row r at w + r * row_stride) to
 // `out`, which holds Q8_0RepackedShape{rows, n_blocks}.Bytes() bytes.

@@ -52,11 +52,11 @@ void Group(const uint8_t* group, size_t group_bytes, size_t n_blocks, const Pack
   const size_t pairs = (n_blocks + 1) / 2, whole_pairs = n_blocks / 2;
   const uint8_t* chunk = group;
   size_t p = 0;
-  for (; p + kRepackedChunkPairs <= whole_pairs; p += kRepackedChunkPairs) {
+  for (; p + kRepackedChunkUnits <= whole_pairs; p += kRepackedChunkUnits) {
     PrefetchLine(chunk + group_bytes);
     PrefetchLine(chunk + group_bytes + 64);
 #pragma GCC unroll 8
-    for (size_t k = 0; k < kRepackedChunkPairs; ++k) {
+    for (size_t k = 0; k < kRepackedChunkUnits; ++k) {
       pair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), x[p + k], true);
     }
     chunk += Shape::kChunkBytes;
@@ -75,7 +75,7 @@ void Group(const uint8_t* group, size_t group_bytes, size_t n_blocks, const Pack
 
 void GemvQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y) {
-  const PackedPair* xp = pair_tile::Pack<pair_tile::LaneOrder::kBlocks>(x, 0, 1, shape.n_blocks, shape.Pairs());
+  const PackedPair* xp = pair_tile::Pack<pair_tile::LaneOrder::kBlocks>(x, 0, 1, shape.n_blocks, shape.Units());
   const size_t group_bytes = shape.GroupBytes();
   ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
     Group(packed + g * group_bytes, group_bytes, shape.n_blocks, xp,

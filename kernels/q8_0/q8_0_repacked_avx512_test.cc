@@ -15,6 +15,7 @@ namespace {
 struct Q8_0Repacked {
   using Block = BlockQ8_0;
   using Shape = Q8_0RepackedShape;
+  using Activation = BlockQ8_0;
   using GemvFn = Q8_0GemvFn;
   using GemmFn = Q8_0GemmFn;
   static constexpr auto Repack = RepackQ8_0;
