@@ -1,8 +1,11 @@
-// Google Benchmark of every Q6_K variant on qwen3moe shapes: gemv and 16-token gemm, hot and cold.
+// Google Benchmark of every Q6_K variant on qwen3moe shapes: gemv and 16-token gemm, hot and
+// cold; the repacked gemv and the repack.
 #include <benchmark/benchmark.h>
 
+#include "kernels/common/repacked_bench.h"
 #include "kernels/kquant/kquant_bench_util.h"
 #include "kernels/q6_k/q6_k.h"
+#include "kernels/q6_k/q6_k_repacked.h"
 #include "quant/q6_k.h"
 
 namespace cpubrrr {
@@ -16,6 +19,28 @@ void FixScales(BlockQ6K& b) { b.d = bench::ScaleFromBits(b.d); }
 constexpr bench::Shape kShapes[] = {
     {"expert_down", 2048, 768 / 256},
     {"output_head", 151936, 2048 / 256},
+};
+
+// The same shapes for bench::RegisterRepacked.
+struct RepackedBenchShape {
+  const char* name;
+  size_t rows, cols;
+};
+constexpr RepackedBenchShape kRepackedShapes[] = {
+    {"expert_down_2048x768", 2048, 768},
+    {"output_head_151936x2048", 151936, 2048},
+};
+
+// The repacked layout's pieces for bench::RegisterRepacked (a gemv, no gemm).
+struct Q6KRepacked {
+  using Block = BlockQ6K;
+  using Shape = Q6KRepackedShape;
+  static constexpr size_t kBlockValues = kQ6KBlockSize;
+  static constexpr auto Repack = RepackQ6K;
+  static constexpr auto Activations = bench::Q8KActivations;
+#if defined(__x86_64__)
+  static constexpr auto Gemv = GemvQ6KRepackedAvx512;
+#endif
 };
 
 }  // namespace
@@ -34,6 +59,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  bench::RegisterRepacked<Q6KRepacked>("q6_k", kRepackedShapes, FixScales, ys.vnni_gmacs * 1e9);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -13,6 +13,7 @@
 #include "kernels/kquant/kquant_test_util.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_ref.h"
+#include "kernels/q6_k/q6_k_test_util.h"
 #include "quant/fp16.h"
 #include "quant/q6_k.h"
 #include "quant/q8_k.h"
@@ -22,23 +23,6 @@ namespace cpubrrr {
 namespace {
 
 using testing::kSeed;
-
-// Returns random blocks (every quant and int8 scale pattern) whose d lies in 2^-14 ..
-// 2^-4, the range real files use, so no float step overflows.
-std::vector<BlockQ6K> RandomWeights(size_t count, std::mt19937& rng) {
-  return testing::RandomBlocks<BlockQ6K>(count, rng, [&](BlockQ6K& b) {
-    std::uniform_real_distribution<float> scale(1.0f / 16384, 1.0f / 16);
-    b.d = Fp32ToFp16(scale(rng));
-  });
-}
-
-// Returns quant i (0..63, unbiased) of block b, per the layout in quant/q6_k.h.
-int Quant(const BlockQ6K& b, int i) {
-  const int h = i / 128, l = i % 32, part = (i % 128) / 32;
-  const uint8_t ql = b.ql[64 * h + l + 32 * (part % 2)];
-  const int low = part < 2 ? ql & 0xF : ql >> 4;
-  return low | (((b.qh[32 * h + l] >> (2 * part)) & 3) << 4);
-}
 
 // Scalar model of ggml's x86 order (kernels/kquant/ggml_x86_order.h, ggml's
 // ggml_vec_dot_q6_K_q8_K on AVX2), written from that description independently of the
@@ -50,7 +34,7 @@ float GgmlOrderDot(const BlockQ6K* w, const BlockQ8K* x, size_t n_blocks) {
   for (size_t b = 0; b < n_blocks; ++b) {
     int32_t lanes[8] = {};
     for (int i = 0; i < kQ6KBlockSize; ++i) {
-      lanes[(i % 32) / 4] += w[b].scales[i / 16] * Quant(w[b], i) * x[b].qs[i];
+      lanes[(i % 32) / 4] += w[b].scales[i / 16] * testing::Q6KQuant(w[b], i) * x[b].qs[i];
     }
     for (int u = 0; u < 8; ++u) {
       lanes[u] -= 32 * (w[b].scales[2 * u] * x[b].bsums[2 * u] +
@@ -83,7 +67,7 @@ double AbsSum(const BlockQ6K* w, const BlockQ8K* x, size_t n_blocks) {
   for (size_t b = 0; b < n_blocks; ++b) {
     double s = 0;
     for (int i = 0; i < kQ6KBlockSize; ++i) {
-      s += std::abs(w[b].scales[i / 16]) * (Quant(w[b], i) + 32) * std::abs(x[b].qs[i]);
+      s += std::abs(w[b].scales[i / 16]) * (testing::Q6KQuant(w[b], i) + 32) * std::abs(x[b].qs[i]);
     }
     a += std::fabs(x[b].d * Fp16ToFp32(w[b].d)) * s;
   }
@@ -98,7 +82,7 @@ struct Q6KFormat {
   static constexpr auto GemmRef = Q6KGemmRef;
   static constexpr auto GgmlOrderGemm = cpubrrr::GgmlOrderGemm;
   static constexpr auto AbsSum = cpubrrr::AbsSum;
-  static constexpr auto RandomWeights = cpubrrr::RandomWeights;
+  static constexpr auto RandomWeights = testing::RandomQ6KWeights;
 };
 
 class Q6KVariantTest : public testing::KQuantVariantTest<Q6KFormat> {};

@@ -1,0 +1,109 @@
+// AVX-512 VNNI Q6_K x Q8_K gemv on the repacked layout (kernels/q6_k/q6_k_repacked.h): four
+// rows per stream, each row's superblock decoded from three 64-byte loads (three masks and
+// one gather of the top bits), in ggml's x86 float order as the GGUF-layout gemv.
+#include <immintrin.h>
+
+#include "kernels/common/prefetch.h"
+#include "kernels/kquant/avx512_lane_sums.h"
+#include "kernels/kquant/ggml_x86_order.h"
+#include "kernels/q6_k/q6_k_repacked.h"
+
+namespace cpubrrr {
+namespace {
+
+using Shape = Q6KRepackedShape;
+
+// How far ahead in the group stream each unit prefetches.
+constexpr size_t kPrefetchBytes = size_t{8} << 10;
+constexpr size_t kUnitLines = 832 / 64;
+
+// Returns int32 lanes summing to sum_s scales_s * dot(q_s, x_s) (quants unbiased) for the
+// row whose A, B, C start at `abc` and whose 16 scales are at `scales`: lane i of vector k
+// covers elements 64k + 4i .. 64k + 4i + 3 (sub-block 4k + i/4), as in the GGUF-layout gemv.
+// A vpdpbusd lane holds 4 products of at most 63 * 128, so it fits the int16 that vpdpwssd
+// reads from its low half (the high half is only sign bits, multiplied by zero).
+inline __m512i RowDots(const uint8_t* abc, const int8_t* scales, const int8_t* xq) {
+  const __m512i low6 = _mm512_set1_epi8(0x3F);
+  const __m512i a = _mm512_load_si512(abc);
+  const __m512i b = _mm512_load_si512(abc + 64);
+  const __m512i c = _mm512_load_si512(abc + 128);
+  // Element 192 + j: bits 0-1 from A's top, 2-3 from B's, 4-5 from C's. 0xCA selects
+  // (first operand ? second : third) bit by bit; 16-bit shifts pull in bits of the next
+  // byte, which the selections and the last mask drop.
+  const __m512i top01 = _mm512_ternarylogic_epi32(_mm512_set1_epi8(0x03), _mm512_srli_epi16(a, 6),
+                                                  _mm512_srli_epi16(b, 4), 0xCA);
+  const __m512i top = _mm512_ternarylogic_epi32(_mm512_set1_epi8(0x0F), top01,
+                                                _mm512_srli_epi16(c, 2), 0xCA);
+  const __m512i q[4] = {_mm512_and_si512(a, low6), _mm512_and_si512(b, low6),
+                        _mm512_and_si512(c, low6), _mm512_and_si512(top, low6)};
+  const __m512i sc32 = _mm512_and_si512(
+      _mm512_cvtepi8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(scales))),
+      _mm512_set1_epi32(0xFFFF));
+  __m512i acc = _mm512_setzero_si512();
+#pragma GCC unroll 4
+  for (int k = 0; k < 4; ++k) {
+    const int s = 4 * k;
+    const __m512i idx = _mm512_set_epi32(s + 3, s + 3, s + 3, s + 3, s + 2, s + 2, s + 2, s + 2,
+                                         s + 1, s + 1, s + 1, s + 1, s, s, s, s);
+    const __m512i dot =
+        _mm512_dpbusd_epi32(_mm512_setzero_si512(), q[k], _mm512_loadu_si512(xq + 64 * k));
+    acc = _mm512_dpwssd_epi32(acc, dot, _mm512_permutexvar_epi32(idx, sc32));
+  }
+  return acc;
+}
+
+// One group of four rows: acc[p] holds rows 2p and 2p + 1, ggml's eight lanes each; per
+// superblock the scaled sums minus the bias lanes (32 * scale * bsum, the quants' offset),
+// then one FMA per row pair; at the end ggml's sum tree per row.
+void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y,
+           size_t valid_rows) {
+  __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const uint8_t* unit = group + Shape::QuantOffset(b);
+    const uint8_t* d_line = group + Shape::ScaleOffset(b);
+    if (b % kRepackedChunkUnits == 0) PrefetchLine(d_line + kPrefetchBytes);
+#pragma GCC unroll 13
+    for (size_t i = 0; i < kUnitLines; ++i) PrefetchLine(unit + kPrefetchBytes + 64 * i);
+    const __m512i bsums = _mm512_broadcast_i64x4(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].bsums)));
+    const int8_t* scales = reinterpret_cast<const int8_t*>(unit);
+    __m512i sums[kRepackedRows];
+#pragma GCC unroll 4
+    for (size_t r = 0; r < kRepackedRows; ++r) {
+      sums[r] = RowDots(unit + 64 + 192 * r, scales + 16 * r, x[b].qs);
+    }
+    // x.d * d_r in lane r (ggml's product).
+    const __m128 d4 = _mm_mul_ps(
+        _mm_set1_ps(x[b].d),
+        _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(d_line))));
+    const __m512 dd = _mm512_castps128_ps512(d4);
+#pragma GCC unroll 2
+    for (int p = 0; p < 2; ++p) {
+      const __m512i s16 =
+          _mm512_cvtepi8_epi16(_mm256_load_si256(reinterpret_cast<const __m256i*>(scales + 32 * p)));
+      const __m512i bias = _mm512_slli_epi32(_mm512_madd_epi16(s16, bsums), 5);
+      const __m512i l = _mm512_sub_epi32(avx512::AddHalves(sums[2 * p], sums[2 * p + 1]), bias);
+      const int r0 = 2 * p, r1 = 2 * p + 1;
+      const __m512 d = _mm512_permutexvar_ps(
+          _mm512_set_epi32(r1, r1, r1, r1, r1, r1, r1, r1, r0, r0, r0, r0, r0, r0, r0, r0), dd);
+      acc[p] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(l), acc[p]);
+    }
+  }
+  alignas(64) float lanes[2][16];
+  _mm512_store_ps(lanes[0], acc[0]);
+  _mm512_store_ps(lanes[1], acc[1]);
+  for (size_t r = 0; r < valid_rows; ++r) y[r] = ggml_x86::Sum8(&lanes[r / 2][8 * (r % 2)]);
+}
+
+}  // namespace
+
+void GemvQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
+                           size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
+  const size_t group_bytes = shape.GroupBytes();
+  ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
+    Group(packed + g * group_bytes, shape.n_blocks, x, y + (g - group_begin) * kRepackedRows,
+          valid_rows);
+  });
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,71 @@
+// The AVX-512 gemv on repacked Q6_K gives Q6KGemvAvx512's bits (ggml's x86 order) over
+// shapes around the layout and on the largest integer sums.
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/common/dot_test_util.h"
+#include "kernels/common/repacked_test_util.h"
+#include "kernels/kquant/kquant_test_util.h"
+#include "kernels/q6_k/q6_k_avx512.h"
+#include "kernels/q6_k/q6_k_kernels.h"
+#include "kernels/q6_k/q6_k_repacked.h"
+#include "kernels/q6_k/q6_k_test_util.h"
+
+namespace cpubrrr {
+namespace {
+
+struct Q6KRepacked {
+  using Block = BlockQ6K;
+  using Shape = Q6KRepackedShape;
+  using Activation = BlockQ8K;
+  using GemvFn = Q6KGemvFn;
+  using GemmFn = Q6KGemmFn;
+  static constexpr auto Repack = RepackQ6K;
+  static constexpr auto Gemv = GemvQ6KRepackedAvx512;
+};
+
+class Q6KRepackedTest : public testing::RepackedKernelTest<Q6KRepacked> {};
+
+// Shapes around the layout: 1 superblock, partial, whole and two chunks of 8; rows around
+// the group of 4; a row stride wider than the row.
+TEST_F(Q6KRepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
+  std::mt19937 rng(testing::kKernelSeed);
+  for (size_t n_blocks : {1, 2, 3, 7, 8, 9, 16, 17}) {
+    for (size_t rows : {1, 3, 4, 5, 8, 13, 37}) {
+      const size_t row_stride = n_blocks + 1;
+      const auto w = testing::RandomQ6KWeights(rows * row_stride, rng);
+      const auto x = testing::RandomActivations(1, n_blocks, n_blocks, rng);
+      CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), Q6KGemvAvx512);
+    }
+  }
+}
+
+// Every quant 63 (all six bits set, so every top bit of A, B and C), every scale -128,
+// activations all +127 or all -128: the largest sums, exact in float (d = 1).
+TEST_F(Q6KRepackedTest, ExtremeValuesGiveTheExactSum) {
+  constexpr size_t kRows = 6, kBlocks = 3;
+  BlockQ6K full{};
+  full.d = 0x3C00;  // 1.0
+  std::memset(full.ql, 0xFF, sizeof(full.ql));
+  std::memset(full.qh, 0xFF, sizeof(full.qh));
+  for (int8_t& s : full.scales) s = -128;
+  const std::vector<BlockQ6K> w(kRows * kBlocks, full);
+  for (int q : {127, -128}) {
+    std::vector<BlockQ8K> x(kBlocks);
+    for (BlockQ8K& xb : x) {
+      xb.d = 1.0f;
+      std::memset(xb.qs, static_cast<uint8_t>(q), sizeof(xb.qs));
+      for (int16_t& s : xb.bsums) s = static_cast<int16_t>(16 * q);
+    }
+    CompareGemv(w, kBlocks, {kRows, kBlocks}, x.data(), Q6KGemvAvx512);
+    std::vector<float> y(kRows);
+    const Q6KRepackedShape shape{kRows, kBlocks};
+    GemvQ6KRepackedAvx512(Repack(w, kBlocks, shape), shape, 0, shape.Groups(), x.data(), y.data());
+    for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(y[r], kBlocks * (16 * -128.0 * 16 * 31 * q)) << r;
+  }
+}
+
+}  // namespace
+}  // namespace cpubrrr
