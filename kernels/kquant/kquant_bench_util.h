@@ -25,11 +25,11 @@
 
 namespace cpubrrr::bench {
 
-// One weight matrix shape from the target models: rows x (n_blocks * 256) columns.
+// One weight matrix shape from the target models: rows x cols (a multiple of 256).
 struct Shape {
   const char* name;
   size_t rows;
-  size_t n_blocks;
+  size_t cols;
 };
 
 // Yardsticks measured once per run, printed for reference (cold gemvs compare with
@@ -101,33 +101,34 @@ template <typename Block, typename Kernels>
 void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, bool cold,
                    void (*fix)(Block&)) {
   if (!HasFeatures(DetectCpuFeatures(), k.required)) return;
-  const size_t row_bytes = shape.n_blocks * sizeof(Block);
+  const size_t n_blocks = shape.cols / 256;
+  const size_t row_bytes = n_blocks * sizeof(Block);
   const size_t rows = cold ? shape.rows : std::min(shape.rows, kHotBytes / row_bytes);
   const size_t matrix_bytes = rows * row_bytes;
   for (size_t tokens : {size_t{1}, size_t{16}}) {
     const std::string name = std::string(k.name) + "/" + shape.name + "/" + std::to_string(rows) +
-                             "x" + std::to_string(shape.n_blocks * 256) + "/" +
+                             "x" + std::to_string(shape.cols) + "/" +
                              (tokens == 1 ? "gemv" : "gemm16") + "/" + (cold ? "cold" : "hot");
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-      const WeightSet<Block>& w = CachedWeightSet<Block>(rows, shape.n_blocks, cold ? kColdBytes : 0, fix);
-      const std::vector<BlockQ8K> x = Q8KActivations(tokens * shape.n_blocks);
+      const WeightSet<Block>& w = CachedWeightSet<Block>(rows, n_blocks, cold ? kColdBytes : 0, fix);
+      const std::vector<BlockQ8K> x = Q8KActivations(tokens * n_blocks);
       std::vector<float> y(tokens * rows);
       const double read_gbs = cold && tokens == 1 ? ReadYardstickGBs() : 0;
       size_t c = 0;
       for (auto _ : state) {
         const Block* wc = w.Matrix(c++);
         if (tokens == 1) {
-          k.gemv(wc, shape.n_blocks, rows, x.data(), shape.n_blocks, y.data());
+          k.gemv(wc, n_blocks, rows, x.data(), n_blocks, y.data());
         } else {
-          k.gemm(wc, shape.n_blocks, rows, x.data(), shape.n_blocks, tokens, shape.n_blocks,
+          k.gemm(wc, n_blocks, rows, x.data(), n_blocks, tokens, n_blocks,
                  y.data(), rows);
         }
         benchmark::DoNotOptimize(y.data());
         benchmark::ClobberMemory();
       }
       const double bytes_per_iter =
-          static_cast<double>(matrix_bytes + tokens * shape.n_blocks * sizeof(BlockQ8K));
-      const double macs_per_iter = static_cast<double>(tokens * rows * shape.n_blocks * 256);
+          static_cast<double>(matrix_bytes + tokens * n_blocks * sizeof(BlockQ8K));
+      const double macs_per_iter = static_cast<double>(tokens * rows * n_blocks * 256);
       using benchmark::Counter;
       state.counters["GB/s"] = Counter(bytes_per_iter / 1e9, Counter::kIsIterationInvariantRate);
       state.counters["GMAC/s"] = Counter(macs_per_iter / 1e9, Counter::kIsIterationInvariantRate);

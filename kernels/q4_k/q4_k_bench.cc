@@ -17,9 +17,9 @@ void FixScales(BlockQ4K& b) {
 // qwen3moe (Qwen3-30B-A3B): expert gate and up fused (2 x 768 rows), expert down, and
 // the attention projection size of 4096 x 2048.
 constexpr bench::Shape kShapes[] = {
-    {"expert_gate_up", 1536, 2048 / 256},
-    {"expert_down", 2048, 768 / 256},
-    {"attention", 4096, 2048 / 256},
+    {"expert_gate_up", 1536, 2048},
+    {"expert_down", 2048, 768},
+    {"attention", 4096, 2048},
 };
 
 }  // namespace

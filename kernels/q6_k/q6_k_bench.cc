@@ -17,18 +17,8 @@ void FixScales(BlockQ6K& b) { b.d = bench::ScaleFromBits(b.d); }
 // qwen3moe (Qwen3-30B-A3B) tensors that Q4_K_M files store as Q6_K: expert down
 // (ffn_down_exps) and the output head (151936 vocabulary rows).
 constexpr bench::Shape kShapes[] = {
-    {"expert_down", 2048, 768 / 256},
-    {"output_head", 151936, 2048 / 256},
-};
-
-// The same shapes for bench::RegisterRepacked.
-struct RepackedBenchShape {
-  const char* name;
-  size_t rows, cols;
-};
-constexpr RepackedBenchShape kRepackedShapes[] = {
-    {"expert_down_2048x768", 2048, 768},
-    {"output_head_151936x2048", 151936, 2048},
+    {"expert_down", 2048, 768},
+    {"output_head", 151936, 2048},
 };
 
 // The repacked layout's pieces for bench::RegisterRepacked (a gemv, no gemm).
@@ -59,7 +49,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  bench::RegisterRepacked<Q6KRepacked>("q6_k", kRepackedShapes, FixScales, ys.vnni_gmacs * 1e9);
+  bench::RegisterRepacked<Q6KRepacked>("q6_k", kShapes, FixScales, ys.vnni_gmacs * 1e9);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
