@@ -148,6 +148,32 @@ void PanelTile(const LaneSuper<F::kSubs>* panel, size_t n_blocks, const TokenVie
   }
 }
 
+// Returns this thread's views of n_tokens tokens (x_stride blocks apart) with each block's
+// 16-value sums as format.Sums writes them.
+template <class F>
+const TokenView* PackTokens(const F& format, const BlockQ8K* x, size_t x_stride, size_t n_tokens,
+                            size_t n_blocks) {
+  thread_local std::vector<int32_t> sums;
+  thread_local std::vector<TokenView> tokens;
+  if (sums.size() < n_tokens * n_blocks * 8) sums.resize(n_tokens * n_blocks * 8);
+  tokens.resize(n_tokens);
+  for (size_t t = 0; t < n_tokens; ++t) {
+    const BlockQ8K* xt = x + t * x_stride;
+    for (size_t b = 0; b < n_blocks; ++b) format.Sums(xt[b], &sums[(t * n_blocks + b) * 8]);
+    tokens[t] = {xt, &sums[t * n_blocks * 8]};
+  }
+  return tokens.data();
+}
+
+// The panel tile of F for each token count 1 .. kTokenTile (index T - 1).
+template <class F>
+using PanelTileFn = void (*)(const LaneSuper<F::kSubs>*, size_t, const TokenView*, float*, size_t,
+                             int, const lane_tile::NextPanel*);
+template <class F>
+inline constexpr PanelTileFn<F> kPanelTiles[kTokenTile] = {PanelTile<F, 1>, PanelTile<F, 2>,
+                                                           PanelTile<F, 3>, PanelTile<F, 4>,
+                                                           PanelTile<F, 5>, PanelTile<F, 6>};
+
 // y[t * y_stride + r] = dot(row r, token t) for r < rows, t < n_tokens, with a format F:
 // F::Block, kSubs, kMins, a member Decode(rows, offset, out) writing the superblock that
 // starts `offset` bytes into each of 16 rows (rows[i], as bytes) into *out, and a member
@@ -158,21 +184,8 @@ void Gemm(const typename F::Block* w, size_t row_stride, size_t rows, const Bloc
           size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   using Block = typename F::Block;
   using Lanes = LaneSuper<F::kSubs>;
-  using TileFn = void (*)(const Lanes*, size_t, const TokenView*, float*, size_t, int,
-                          const lane_tile::NextPanel*);
-  static constexpr TileFn kTiles[kTokenTile] = {PanelTile<F, 1>, PanelTile<F, 2>,
-                                                PanelTile<F, 3>, PanelTile<F, 4>,
-                                                PanelTile<F, 5>, PanelTile<F, 6>};
   const F format;
-  thread_local std::vector<int32_t> sums;
-  thread_local std::vector<TokenView> tokens;
-  if (sums.size() < n_tokens * n_blocks * 8) sums.resize(n_tokens * n_blocks * 8);
-  tokens.resize(n_tokens);
-  for (size_t t = 0; t < n_tokens; ++t) {
-    const BlockQ8K* xt = x + t * x_stride;
-    for (size_t b = 0; b < n_blocks; ++b) format.Sums(xt[b], &sums[(t * n_blocks + b) * 8]);
-    tokens[t] = {xt, &sums[t * n_blocks * 8]};
-  }
+  const TokenView* tokens = PackTokens(format, x, x_stride, n_tokens, n_blocks);
   thread_local std::vector<Lanes> panel;
   if (panel.size() < n_blocks * kPanelGroups) panel.resize(n_blocks * kPanelGroups);
   lane_tile::ForEachPanel(
@@ -181,7 +194,7 @@ void Gemm(const typename F::Block* w, size_t row_stride, size_t rows, const Bloc
         format.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
       },
       [&](size_t t0, size_t tile, size_t r0, int n_rows, const lane_tile::NextPanel* next) {
-        kTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
+        kPanelTiles<F>[tile - 1](panel.data(), n_blocks, tokens + t0, y + t0 * y_stride + r0,
                          y_stride, n_rows, next);
       });
 }

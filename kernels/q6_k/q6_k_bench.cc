@@ -21,7 +21,7 @@ constexpr bench::Shape kShapes[] = {
     {"output_head", 151936, 2048},
 };
 
-// The repacked layout's pieces for bench::RegisterRepacked (a gemv, no gemm).
+// The repacked layout's pieces for bench::RegisterRepacked.
 struct Q6KRepacked {
   using Block = BlockQ6K;
   using Shape = Q6KRepackedShape;
@@ -30,6 +30,7 @@ struct Q6KRepacked {
   static constexpr auto Activations = bench::Q8KActivations;
 #if defined(__x86_64__)
   static constexpr auto Gemv = GemvQ6KRepackedAvx512;
+  static constexpr auto Gemm = GemmQ6KRepackedAvx512;
 #endif
 };
 

@@ -7,14 +7,14 @@
 #include <cstring>
 
 #include "kernels/kquant/lane_tile_kquant_avx512-inl.h"
+#include "kernels/q6_k/q6_k_lane_parts_avx512-inl.h"
 #include "kernels/q6_k/q6_k_avx512.h"
 
 namespace cpubrrr {
 namespace {
 
-// Decodes one Q6_K superblock of 16 rows: the quants q (0..63) as unsigned bytes, the
-// int8 scales as int32, and the -32 offset as int16 pairs (-32 sc_2p, -32 sc_2p+1) against
-// the token's 16-value sums 2p, 2p + 1, so isum = sum_s sc_s (dot(q_s, x_s) - 32 sum(x_s)).
+// Decodes one Q6_K superblock of 16 rows: the quants q (0..63) as unsigned bytes here,
+// scales, offset pairs and d by the shared parts (q6_k_lane_parts_avx512-inl.h).
 struct Q6KLanes {
   using Block = BlockQ6K;
   static constexpr int kSubs = 16;
@@ -51,40 +51,18 @@ struct Q6KLanes {
         }
       }
     }
-    __m512i sc4[4];
-    lane_tile::TransposeDwords(rows, offset + offsetof(BlockQ6K, scales), sc4);
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; ++k) {
-#pragma GCC unroll 4
-      for (int e = 0; e < 4; ++e) {
-        out->sc[4 * k + e] = _mm512_srai_epi32(_mm512_slli_epi32(sc4[k], 24 - 8 * e), 24);
-      }
-    }
-    const __m512i low16 = _mm512_set1_epi32(0xFFFF);
-#pragma GCC unroll 8
-    for (int p = 0; p < 8; ++p) {
-      const __m512i lo = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(out->sc[2 * p], 5));
-      const __m512i hi = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(out->sc[2 * p + 1], 5));
-      out->pairs[p] = _mm512_or_si512(_mm512_and_si512(lo, low16), _mm512_slli_epi32(hi, 16));
-    }
-    alignas(32) uint16_t d[kquant_lanes::kGroupRows];
+    const uint8_t* scales[kquant_lanes::kGroupRows];
+    const uint8_t* d[kquant_lanes::kGroupRows];
 #pragma GCC unroll 16
-    for (int i = 0; i < kquant_lanes::kGroupRows; ++i) {
-      std::memcpy(&d[i], rows[kquant_lanes::kLaneRow[i]] + offset + offsetof(BlockQ6K, d), 2);
+    for (int r = 0; r < kquant_lanes::kGroupRows; ++r) {
+      scales[r] = rows[r] + offset + offsetof(BlockQ6K, scales);
+      d[r] = rows[r] + offset + offsetof(BlockQ6K, d);
     }
-    out->d = _mm512_cvtph_ps(_mm256_load_si256(reinterpret_cast<const __m256i*>(d)));
+    q6_k_lanes::DecodeScales(scales, out);
+    q6_k_lanes::DecodeD(d, out);
   }
 
-  // The 16-value sums of the token's quants, recomputed (the oracle does not read bsums).
-  void Sums(const BlockQ8K& x, int32_t* out) const {
-    int16_t sums[16];
-    for (int s = 0; s < 16; ++s) {
-      int sum = 0;
-      for (int i = 0; i < 16; ++i) sum += x.qs[16 * s + i];
-      sums[s] = static_cast<int16_t>(sum);
-    }
-    std::memcpy(out, sums, sizeof(sums));
-  }
+  void Sums(const BlockQ8K& x, int32_t* out) const { q6_k_lanes::Sums(x, out); }
 };
 
 }  // namespace

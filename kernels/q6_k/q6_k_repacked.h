@@ -1,6 +1,6 @@
 // The repacked Q6_K weight layout (rows interleaved four at a time, each element's six bits
-// rearranged for a cheaper decode), the portable repack into it, and the AVX-512 gemv that
-// reads it.
+// rearranged for a cheaper decode), the portable repack into it, and the AVX-512 gemv and
+// gemm that read it.
 #ifndef CPUBRRR_KERNELS_Q6_K_Q6_K_REPACKED_H_
 #define CPUBRRR_KERNELS_Q6_K_Q6_K_REPACKED_H_
 
@@ -43,6 +43,13 @@ uint16_t RepackedQ6KD(const uint8_t* packed, const Q6KRepackedShape& shape, size
 // shape.n_blocks Q8_K blocks. Bit for bit Q6KGemvAvx512's results (ggml's x86 order).
 void GemvQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
+
+// The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
+// result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t), on
+// the K-quant lane tile as Q6KGemmAvx512, whose bits (the oracle's) it gives.
+void GemmQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
+                           size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                           size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 }  // namespace cpubrrr
 

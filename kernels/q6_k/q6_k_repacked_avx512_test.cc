@@ -1,5 +1,6 @@
 // The AVX-512 gemv on repacked Q6_K gives Q6KGemvAvx512's bits (ggml's x86 order) over
-// shapes around the layout and on the largest integer sums.
+// shapes around the layout and on the largest integer sums; the gemm gives Q6KGemmAvx512's
+// (the oracle's).
 #include <cstring>
 #include <random>
 #include <vector>
@@ -24,6 +25,7 @@ struct Q6KRepacked {
   using GemmFn = Q6KGemmFn;
   static constexpr auto Repack = RepackQ6K;
   static constexpr auto Gemv = GemvQ6KRepackedAvx512;
+  static constexpr auto Gemm = GemmQ6KRepackedAvx512;
 };
 
 class Q6KRepackedTest : public testing::RepackedKernelTest<Q6KRepacked> {};
@@ -64,6 +66,22 @@ TEST_F(Q6KRepackedTest, ExtremeValuesGiveTheExactSum) {
     const Q6KRepackedShape shape{kRows, kBlocks};
     GemvQ6KRepackedAvx512(Repack(w, kBlocks, shape), shape, 0, shape.Groups(), x.data(), y.data());
     for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(y[r], kBlocks * (16 * -128.0 * 16 * 31 * q)) << r;
+  }
+}
+
+// The gemm against Q6KGemmAvx512 (the oracle's bits): whole and partial 32-row panels,
+// starting groups past 0, strided tokens, token counts around the tile of 6.
+TEST_F(Q6KRepackedTest, GemmGivesTheLaneTileGemmsBits) {
+  std::mt19937 rng(testing::kKernelSeed + 2);
+  for (size_t rows : {3, 13, 45, 300}) {
+    for (size_t n_blocks : {1, 3, 9}) {
+      const auto w = testing::RandomQ6KWeights(rows * n_blocks, rng);
+      for (size_t n_tokens : {1, 5, 7, 17}) {
+        const size_t x_stride = n_blocks + 1;
+        const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
+        CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, Q6KGemmAvx512);
+      }
+    }
   }
 }
 
