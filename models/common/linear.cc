@@ -1,5 +1,5 @@
 // Dispatches each weight type to the best gemv / gemm of this CPU (kernels/*), and MXFP4
-// matrices with a repacked copy to the repacked kernels.
+// and Q6_K matrices with a repacked copy to the repacked kernels.
 #include "models/common/linear.h"
 
 #include <cstring>
@@ -11,6 +11,7 @@
 #include "kernels/mxfp4/mxfp4_repacked.h"
 #include "kernels/q4_k/q4_k.h"
 #include "kernels/q6_k/q6_k.h"
+#include "kernels/q6_k/q6_k_repacked.h"
 #include "kernels/q8_0/q8_0.h"
 
 namespace cpubrrr {
@@ -39,25 +40,36 @@ void Run(const K& kernels, const uint8_t* w, size_t row_bytes, size_t rows, size
 }
 
 #if defined(__x86_64__)
-// Runs the repacked MXFP4 kernels on rows `rows` of matrix `mat` of w when they start on a
-// group of the repacked layout and end on one or at the matrix end; returns false
-// otherwise (the GGUF rows then give the same bits).
+// Runs the repacked kernels of w's type (MXFP4 or Q6_K) on rows `rows` of matrix `mat` of
+// w when they start on a group of the repacked layout and end on one or at the matrix
+// end; returns false otherwise (the GGUF rows then give the same bits).
 bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
                      float* y, size_t y_stride) {
-  const size_t n_rows = static_cast<size_t>(w.rows);
+  const size_t n_rows = static_cast<size_t>(w.rows), cols = static_cast<size_t>(w.cols);
   if (rows.begin % kRepackedRows != 0 || (rows.end % kRepackedRows != 0 && rows.end != n_rows)) {
     return false;
   }
-  const Mxfp4RepackedShape shape{n_rows, static_cast<size_t>(w.cols) / kMxfp4BlockSize};
   const uint8_t* packed = w.repacked + static_cast<size_t>(mat) * w.repacked_bytes;
   const size_t first = rows.begin / kRepackedRows;
   const size_t groups = (rows.end + kRepackedRows - 1) / kRepackedRows - first;
-  const BlockQ8_0* xb = reinterpret_cast<const BlockQ8_0*>(x.data);
-  if (x.n == 1) {
-    GemvMxfp4RepackedAvx512(packed, shape, first, groups, xb, y);
+  if (w.type == GgmlType::kMXFP4) {
+    const Mxfp4RepackedShape shape{n_rows, cols / kMxfp4BlockSize};
+    const BlockQ8_0* xb = reinterpret_cast<const BlockQ8_0*>(x.data);
+    if (x.n == 1) {
+      GemvMxfp4RepackedAvx512(packed, shape, first, groups, xb, y);
+    } else {
+      GemmMxfp4RepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8_0),
+                              x.n, y, y_stride);
+    }
   } else {
-    GemmMxfp4RepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8_0), x.n,
+    const Q6KRepackedShape shape{n_rows, cols / kQ6KBlockSize};
+    const BlockQ8K* xb = reinterpret_cast<const BlockQ8K*>(x.data);
+    if (x.n == 1) {
+      GemvQ6KRepackedAvx512(packed, shape, first, groups, xb, y);
+    } else {
+      GemmQ6KRepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8K), x.n,
                             y, y_stride);
+    }
   }
   return true;
 }

@@ -21,7 +21,7 @@
 #include "kernels/f32/vec.h"
 #include "models/common/dequantize_row.h"
 #include "models/common/linear.h"
-#include "models/common/repacked_experts.h"
+#include "models/common/repacked_weights.h"
 #include "runtime/gguf/page_in.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/threading/page_warmer.h"
@@ -150,7 +150,7 @@ class MoeModel : public Model {
   TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
   // The MXFP4 experts' repacked copies, if any; declared before warmer_, so they are
   // unmapped only after the warmer's thread, which may still be reading them, has stopped.
-  RepackedExperts repacked_;
+  RepackedWeights repacked_;
   std::unique_ptr<PageWarmer> warmer_;  // null: off, or no idle core
   std::vector<ByteSpan> warm_spans_;
   std::vector<WorkerScratch> scratch_;
@@ -235,7 +235,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
     s.entries.resize(c_.n_expert);
   }
   if (options.warm_pages && n_threads < PhysicalCoreCount()) warmer_ = std::make_unique<PageWarmer>();
-  if (options.repack) repacked_ = RepackMxfp4Experts(w_, pool_, AvailableMemoryBytes());
+  if (options.repack) repacked_ = RepackWeights(w_, pool_, AvailableMemoryBytes());
 
   info_.architecture = c_.architecture;
   info_.name = c_.name;
@@ -376,7 +376,7 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
     }
     ctx.Sync();
     const int32_t zero = 0;
-    MatMulRows(w_.output, 0, ctx.Share(c_.n_vocab), act_out_, {&zero, 1}, {&zero, 1}, logits, 0,
+    MatMulRows(w_.output, 0, ctx.Share(c_.n_vocab, 16), act_out_, {&zero, 1}, {&zero, 1}, logits, 0,
                s.mm);
   });
 }

@@ -30,9 +30,10 @@ struct ModelOptions {
   // page_warmer.h) touches each layer's routed experts and the next layer's dense weights
   // ahead of the workers.
   bool warm_pages = true;
-  // On x86-64 with AVX-512 VNNI, copy the MXFP4 expert matrices at load into the layout
-  // the repacked kernels read (models/common/repacked_experts.h) when the copies fit in
-  // available memory with 1 GiB to spare. Results are the same bits either way.
+  // On x86-64 with AVX-512 VNNI, copy the MXFP4 and Q6_K expert matrices and a Q6_K
+  // output head at load into the layouts the repacked kernels read
+  // (models/common/repacked_weights.h) when the copies fit in available memory with 1 GiB
+  // to spare. Results are the same bits either way.
   bool repack = true;
 };
 

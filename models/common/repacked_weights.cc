@@ -1,0 +1,100 @@
+// Load-time repack of MXFP4 and Q6_K matrices for the AVX-512 VNNI kernels.
+#include "models/common/repacked_weights.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "kernels/common/cpu_features.h"
+#include "kernels/mxfp4/mxfp4_repacked.h"
+#include "kernels/q6_k/q6_k_repacked.h"
+#include "quant/mxfp4.h"
+#include "quant/q6_k.h"
+
+namespace cpubrrr {
+#if defined(__x86_64__)
+namespace {
+
+bool Repackable(const WeightMatrix& m) {
+  return m.type == GgmlType::kMXFP4 || m.type == GgmlType::kQ6_K;
+}
+
+// The matrices to repack: MXFP4 and Q6_K experts of every layer in layer order, then a
+// Q6_K output head (decode reads all of it for every token).
+std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
+  std::vector<WeightMatrix*> out;
+  for (LayerWeights& l : w.layers) {
+    for (WeightMatrix* m : {&l.gate_exps, &l.up_exps, &l.down_exps}) {
+      if (Repackable(*m)) out.push_back(m);
+    }
+  }
+  if (w.output.type == GgmlType::kQ6_K) out.push_back(&w.output);
+  return out;
+}
+
+// Returns the bytes of one matrix of m in its repacked layout.
+uint64_t RepackedMatrixBytes(const WeightMatrix& m) {
+  const size_t rows = static_cast<size_t>(m.rows), cols = static_cast<size_t>(m.cols);
+  return m.type == GgmlType::kMXFP4 ? Mxfp4RepackedShape{rows, cols / kMxfp4BlockSize}.Bytes()
+                                    : Q6KRepackedShape{rows, cols / kQ6KBlockSize}.Bytes();
+}
+
+// Repacks matrix e of m to `out`.
+void RepackMatrix(const WeightMatrix& m, int64_t e, uint8_t* out) {
+  const size_t rows = static_cast<size_t>(m.rows), cols = static_cast<size_t>(m.cols);
+  if (m.type == GgmlType::kMXFP4) {
+    RepackMxfp4(reinterpret_cast<const BlockMxfp4*>(m.Row(e, 0)), m.row_bytes / sizeof(BlockMxfp4),
+                rows, cols / kMxfp4BlockSize, out);
+  } else {
+    RepackQ6K(reinterpret_cast<const BlockQ6K*>(m.Row(e, 0)), m.row_bytes / sizeof(BlockQ6K), rows,
+              cols / kQ6KBlockSize, out);
+  }
+}
+
+// Asks the kernel to reclaim the whole pages of [data, data + bytes) (MADV_PAGEOUT): the
+// mapping stays valid and a later read faults them back in.
+void DropPages(const uint8_t* data, uint64_t bytes) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT);
+}
+
+}  // namespace
+#endif
+
+RepackedWeights RepackWeights(ModelWeights& w, WorkerPool& pool, uint64_t available_bytes) {
+#if defined(__x86_64__)
+  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) return {};
+  const std::vector<WeightMatrix*> matrices = RepackableMatrices(w);
+  uint64_t total = 0;
+  for (const WeightMatrix* m : matrices) total += static_cast<uint64_t>(m->n_mat) * RepackedMatrixBytes(*m);
+  if (total == 0 || total + (uint64_t{1} << 30) > available_bytes) return {};
+  RepackedWeights copies{TryAllocateHugePages(total), total};
+  if (copies.memory == nullptr) return {};
+  uint8_t* at = static_cast<uint8_t*>(copies.memory.get());
+  for (WeightMatrix* m : matrices) {
+    const uint64_t bytes = RepackedMatrixBytes(*m);
+    pool.Run([&](const WorkerContext& ctx) {
+      const Range experts = ctx.Share(static_cast<size_t>(m->n_mat));
+      for (size_t e = experts.begin; e < experts.end; ++e) {
+        RepackMatrix(*m, static_cast<int64_t>(e), at + e * bytes);
+      }
+    });
+    m->repacked = at;
+    m->repacked_bytes = bytes;
+    at += m->n_mat * bytes;
+    // The file's pages of this matrix are no longer read: let the kernel drop them now, so
+    // the copies do not push the rest of the model out of the page cache (or wait for
+    // reclaim) on a machine where file and copies only just fit.
+    DropPages(m->data, m->bytes());
+  }
+  return copies;
+#else
+  (void)w, (void)pool, (void)available_bytes;
+  return {};
+#endif
+}
+
+}  // namespace cpubrrr
