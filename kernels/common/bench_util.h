@@ -69,6 +69,25 @@ WeightSet<Block> MakeWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
   return set;
 }
 
+// Returns the weight set of one shape, each block passed through `fix` (to keep fp16
+// scales finite). The last set is cached, so benchmarks of one shape (registered together)
+// share it, only one cold set is alive at a time, and every repetition after a set's first
+// reads pages that were not just written, as a model's weights are not (on this VM runs on
+// freshly written sets read 5-15% faster; the hypervisor's page re-validation is the likely
+// cause, research log sessions 6 and 10).
+template <typename Block>
+const WeightSet<Block>& CachedWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
+                                        void (*fix)(Block&)) {
+  static size_t cached_rows = 0, cached_blocks = 0, cached_bytes = 0;
+  static WeightSet<Block> set;
+  if (rows != cached_rows || n_blocks != cached_blocks || total_bytes != cached_bytes) {
+    set = WeightSet<Block>();  // frees the previous set first
+    set = MakeWeightSet<Block>(rows, n_blocks, total_bytes, fix);
+    cached_rows = rows, cached_blocks = n_blocks, cached_bytes = total_bytes;
+  }
+  return set;
+}
+
 // Returns the number of rows of a hot run: as many as fit in kHotBytes, rounded down to a
 // multiple of 16 (every row tile and repacked group divides it), at most `rows`.
 inline size_t HotRows(size_t rows, size_t row_bytes) {

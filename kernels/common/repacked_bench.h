@@ -34,15 +34,20 @@ inline std::vector<BlockQ8_0> Q8_0Activations(size_t n) {
 // L2) or cold (copies of more than kColdBytes, visited in a fixed shuffled order), with
 // GB/s of the GGUF layout (so rates compare with the other variants'), the share of the
 // read yardstick taken right before, and with vnni_macs > 0 the share of the VNNI peak.
-template <class Format, class Fix>
-void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, size_t n_tokens,
-                 bool cold, Fix fix, double vnni_macs) {
-  using Block = typename Format::Block;
-  const size_t rows = cold ? shape_rows : HotRows(shape_rows, n_blocks * sizeof(Block));
-  const auto set = MakeWeightSet<Block>(rows, n_blocks, cold ? kColdBytes : 0, fix);
+// Returns the copies of `set` (rows x n_blocks each) repacked, visited in the same order.
+// The last result is cached, as CachedWeightSet caches its sets (and for the same reason).
+template <class Format>
+const WeightSet<uint8_t>& CachedRepackedSet(const WeightSet<typename Format::Block>& set,
+                                            size_t rows, size_t n_blocks) {
+  static const void* cached_source = nullptr;
+  static size_t cached_rows = 0, cached_blocks = 0, cached_copies = 0;
+  static WeightSet<uint8_t> packed;
+  if (set.data.get() == cached_source && rows == cached_rows && n_blocks == cached_blocks &&
+      set.copies == cached_copies) {
+    return packed;
+  }
   const typename Format::Shape shape{rows, n_blocks};
-  // The same copies, repacked, visited in the same order.
-  WeightSet<uint8_t> packed;
+  packed = WeightSet<uint8_t>();  // frees the previous copies first
   packed.matrix_blocks = shape.Bytes();
   packed.copies = set.copies;
   packed.data = AllocateHugeArray<uint8_t>(set.copies * packed.matrix_blocks);
@@ -51,6 +56,19 @@ void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, si
     Format::Repack(set.data.get() + c * set.matrix_blocks, n_blocks, rows, n_blocks,
                    packed.data.get() + c * packed.matrix_blocks);
   }
+  cached_source = set.data.get(), cached_rows = rows, cached_blocks = n_blocks;
+  cached_copies = set.copies;
+  return packed;
+}
+
+template <class Format, class Fix>
+void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, size_t n_tokens,
+                 bool cold, Fix fix, double vnni_macs) {
+  using Block = typename Format::Block;
+  const size_t rows = cold ? shape_rows : HotRows(shape_rows, n_blocks * sizeof(Block));
+  const auto& set = CachedWeightSet<Block>(rows, n_blocks, cold ? kColdBytes : 0, fix);
+  const typename Format::Shape shape{rows, n_blocks};
+  const WeightSet<uint8_t>& packed = CachedRepackedSet<Format>(set, rows, n_blocks);
   const auto x = Format::Activations(n_tokens * n_blocks);
   const size_t y_stride = shape.Groups() * kRepackedRows;
   std::vector<float> y(n_tokens * y_stride);
@@ -76,7 +94,7 @@ void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, si
 template <class Format, class Fix>
 void RunRepack(benchmark::State& state, size_t rows, size_t n_blocks, Fix fix) {
   using Block = typename Format::Block;
-  const auto set = MakeWeightSet<Block>(rows, n_blocks, kColdBytes, fix);
+  const auto& set = CachedWeightSet<Block>(rows, n_blocks, kColdBytes, fix);
   auto out = AllocateHugeArray<uint8_t>(typename Format::Shape{rows, n_blocks}.Bytes());
   Format::Repack(set.Matrix(0), n_blocks, rows, n_blocks, out.get());  // faults `out` in
   size_t i = 1;

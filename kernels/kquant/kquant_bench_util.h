@@ -77,22 +77,6 @@ inline std::vector<BlockQ8K> Q8KActivations(size_t n) {
   return x;
 }
 
-// Returns the weight set of one shape (bench_util.h), each block passed through `fix` (to
-// keep fp16 scales finite). The last set is cached, so benchmarks of one shape (registered
-// together) share it and only one cold set is alive at a time.
-template <typename Block>
-const WeightSet<Block>& CachedWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
-                                        void (*fix)(Block&)) {
-  static size_t cached_rows = 0, cached_blocks = 0, cached_bytes = 0;
-  static WeightSet<Block> set;
-  if (rows != cached_rows || n_blocks != cached_blocks || total_bytes != cached_bytes) {
-    set = WeightSet<Block>();  // frees the previous set first
-    set = MakeWeightSet<Block>(rows, n_blocks, total_bytes, fix);
-    cached_rows = rows, cached_blocks = n_blocks, cached_bytes = total_bytes;
-  }
-  return set;
-}
-
 // Registers gemv and 16-token gemm benchmarks of one kernel table on one shape, hot (cut
 // to kHotBytes) or cold (cycling through > kColdBytes). `Kernels` has name, required,
 // gemv and gemm; `Block` is its weight block type. A cold gemv is compared with the read
