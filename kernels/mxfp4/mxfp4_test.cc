@@ -138,7 +138,9 @@ INSTANTIATE_TEST_SUITE_P(Variants, Mxfp4Test, ::testing::ValuesIn(AllMxfp4Varian
 // (CPUBRRR_EXPECT_SME) it must have it.
 TEST(Mxfp4Registry, SmeIsBestExactlyWhereTheCpuHasIt) {
   const bool has_sme = HasFeatures(DetectCpuFeatures(), kCpuSme);
-  if (std::getenv("CPUBRRR_EXPECT_SME") != nullptr) ASSERT_TRUE(has_sme) << "no SME under qemu";
+  if (std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+    ASSERT_TRUE(has_sme) << "no SME under qemu";
+  }
   EXPECT_EQ(std::string(BestMxfp4Kernels().name) == "sme", has_sme) << BestMxfp4Kernels().name;
 }
 

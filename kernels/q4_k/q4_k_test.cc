@@ -174,7 +174,9 @@ TEST_P(Q4KVariantTest, LargeOddSumsStayExact) {
 // (CPUBRRR_EXPECT_SME) it must have it.
 TEST(Q4KRegistry, SmeIsBestExactlyWhereTheCpuHasIt) {
   const bool has_sme = HasFeatures(DetectCpuFeatures(), kCpuSme);
-  if (std::getenv("CPUBRRR_EXPECT_SME") != nullptr) ASSERT_TRUE(has_sme) << "no SME under qemu";
+  if (std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+    ASSERT_TRUE(has_sme) << "no SME under qemu";
+  }
   EXPECT_EQ(std::string(BestQ4KKernels().name) == "sme", has_sme) << BestQ4KKernels().name;
 }
 

@@ -129,7 +129,9 @@ TEST_P(Q6KVariantTest, ExtremeValuesDoNotOverflow) {
 // (CPUBRRR_EXPECT_SME) it must have it.
 TEST(Q6KRegistry, SmeIsBestExactlyWhereTheCpuHasIt) {
   const bool has_sme = HasFeatures(DetectCpuFeatures(), kCpuSme);
-  if (std::getenv("CPUBRRR_EXPECT_SME") != nullptr) ASSERT_TRUE(has_sme) << "no SME under qemu";
+  if (std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+    ASSERT_TRUE(has_sme) << "no SME under qemu";
+  }
   EXPECT_EQ(std::string(BestQ6KKernels().name) == "sme", has_sme) << BestQ6KKernels().name;
 }
 

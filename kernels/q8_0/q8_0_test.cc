@@ -202,7 +202,9 @@ INSTANTIATE_TEST_SUITE_P(Variants, Q8_0Test, ::testing::ValuesIn(AllQ8_0Variants
 // (CPUBRRR_EXPECT_SME) it must have it.
 TEST(Q8_0Registry, SmeIsBestExactlyWhereTheCpuHasIt) {
   const bool has_sme = HasFeatures(DetectCpuFeatures(), kCpuSme);
-  if (std::getenv("CPUBRRR_EXPECT_SME") != nullptr) ASSERT_TRUE(has_sme) << "no SME under qemu";
+  if (std::getenv("CPUBRRR_EXPECT_SME") != nullptr) {
+    ASSERT_TRUE(has_sme) << "no SME under qemu";
+  }
   EXPECT_EQ(std::string(BestQ8_0Kernels().name) == "sme", has_sme) << BestQ8_0Kernels().name;
 }
 
