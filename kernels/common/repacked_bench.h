@@ -30,10 +30,6 @@ inline std::vector<BlockQ8_0> Q8_0Activations(size_t n) {
   return x;
 }
 
-// The repacked gemv (n_tokens 1) or gemm on `rows` x n_blocks weights, hot (rows cut to fit
-// L2) or cold (copies of more than kColdBytes, visited in a fixed shuffled order), with
-// GB/s of the GGUF layout (so rates compare with the other variants'), the share of the
-// read yardstick taken right before, and with vnni_macs > 0 the share of the VNNI peak.
 // Returns the copies of `set` (rows x n_blocks each) repacked, visited in the same order.
 // The last result is cached, as CachedWeightSet caches its sets (and for the same reason).
 template <class Format>
@@ -61,6 +57,10 @@ const WeightSet<uint8_t>& CachedRepackedSet(const WeightSet<typename Format::Blo
   return packed;
 }
 
+// The repacked gemv (n_tokens 1) or gemm on `rows` x n_blocks weights, hot (rows cut to fit
+// L2) or cold (copies of more than kColdBytes, visited in a fixed shuffled order), with
+// GB/s of the GGUF layout (so rates compare with the other variants'), the share of the
+// read yardstick taken right before, and with vnni_macs > 0 the share of the VNNI peak.
 template <class Format, class Fix>
 void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, size_t n_tokens,
                  bool cold, Fix fix, double vnni_macs) {

@@ -148,8 +148,9 @@ class MoeModel : public Model {
   ModelInfo info_;
   WorkerPool pool_;
   TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
-  // The MXFP4 experts' repacked copies, if any; declared before warmer_, so they are
-  // unmapped only after the warmer's thread, which may still be reading them, has stopped.
+  // The repacked copies (MXFP4 and Q6_K experts, a Q6_K output head), if any; declared
+  // before warmer_, so they are unmapped only after the warmer's thread, which may still be
+  // reading them, has stopped.
   RepackedWeights repacked_;
   std::unique_ptr<PageWarmer> warmer_;  // null: off, or no idle core
   std::vector<ByteSpan> warm_spans_;
