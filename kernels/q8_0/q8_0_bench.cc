@@ -56,11 +56,7 @@ void Run(benchmark::State& state, const Q8_0Kernels& k, Shape shape, size_t n_to
   const size_t n_blocks = shape.cols / kQ8_0BlockSize;
   const size_t rows = cold ? shape.rows : bench::HotRows(shape.rows, n_blocks * sizeof(BlockQ8_0));
   const auto& set = bench::CachedWeightSet<BlockQ8_0>(rows, n_blocks, cold ? bench::kColdBytes : 0, FixScale);
-  std::vector<BlockQ8_0> x(n_tokens * n_blocks);
-  bench::FillBlocks(x.data(), x.size(), 7, [](BlockQ8_0& b) {
-    b.d = 0x2000;
-    for (int8_t& q : b.qs) q = q == -128 ? 0 : q;
-  });
+  const std::vector<BlockQ8_0> x = bench::Q8_0Activations(n_tokens * n_blocks);
   std::vector<float> y(n_tokens * rows);
   const double read_gbs = bench::ReadYardstickGBs();
   size_t i = 0;
