@@ -7,6 +7,7 @@
 #include "kernels/kquant/avx512_lane_sums.h"
 #include "kernels/kquant/ggml_x86_order.h"
 #include "kernels/q6_k/q6_k_repacked.h"
+#include "kernels/q6_k/q6_k_repacked_bits_avx512-inl.h"
 
 namespace cpubrrr {
 namespace {
@@ -23,19 +24,11 @@ constexpr size_t kUnitLines = 832 / 64;
 // A vpdpbusd lane holds 4 products of at most 63 * 128, so it fits the int16 that vpdpwssd
 // reads from its low half (the high half is only sign bits, multiplied by zero).
 inline __m512i RowDots(const uint8_t* abc, const int8_t* scales, const int8_t* xq) {
-  const __m512i low6 = _mm512_set1_epi8(0x3F);
   const __m512i a = _mm512_load_si512(abc);
   const __m512i b = _mm512_load_si512(abc + 64);
   const __m512i c = _mm512_load_si512(abc + 128);
-  // Element 192 + j: bits 0-1 from A's top, 2-3 from B's, 4-5 from C's. 0xCA selects
-  // (first operand ? second : third) bit by bit; 16-bit shifts pull in bits of the next
-  // byte, which the selections and the last mask drop.
-  const __m512i top01 = _mm512_ternarylogic_epi32(_mm512_set1_epi8(0x03), _mm512_srli_epi16(a, 6),
-                                                  _mm512_srli_epi16(b, 4), 0xCA);
-  const __m512i top = _mm512_ternarylogic_epi32(_mm512_set1_epi8(0x0F), top01,
-                                                _mm512_srli_epi16(c, 2), 0xCA);
-  const __m512i q[4] = {_mm512_and_si512(a, low6), _mm512_and_si512(b, low6),
-                        _mm512_and_si512(c, low6), _mm512_and_si512(top, low6)};
+  const __m512i q[4] = {q6_k_repacked::LowSix(a), q6_k_repacked::LowSix(b),
+                        q6_k_repacked::LowSix(c), q6_k_repacked::TopBits(a, b, c)};
   const __m512i sc32 = _mm512_and_si512(
       _mm512_cvtepi8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(scales))),
       _mm512_set1_epi32(0xFFFF));

@@ -9,6 +9,7 @@
 #include "kernels/kquant/repacked_lane_tile_kquant_avx512-inl.h"
 #include "kernels/q6_k/q6_k_lane_parts_avx512-inl.h"
 #include "kernels/q6_k/q6_k_repacked.h"
+#include "kernels/q6_k/q6_k_repacked_bits_avx512-inl.h"
 
 namespace cpubrrr {
 namespace {
@@ -36,7 +37,6 @@ struct Q6KRepackedLanes {
       scales[r] = g + Shape::QuantOffset(b) + 16 * rr;
       d[r] = g + Shape::ScaleOffset(b) + 2 * rr;
     }
-    const __m512i low6 = _mm512_set1_epi8(0x3F);
 #pragma GCC unroll 4
     for (int c = 0; c < 4; ++c) {
       __m512i v[3][4];
@@ -45,15 +45,10 @@ struct Q6KRepackedLanes {
 #pragma GCC unroll 4
       for (int m = 0; m < 4; ++m) {
         const int dw = 4 * c + m;
-        out->q[dw] = _mm512_and_si512(v[0][m], low6);
-        out->q[16 + dw] = _mm512_and_si512(v[1][m], low6);
-        out->q[32 + dw] = _mm512_and_si512(v[2][m], low6);
-        // As in the gemv (q6_k_repacked_avx512.cc): 0xCA selects bit by bit.
-        const __m512i top01 = _mm512_ternarylogic_epi32(
-            _mm512_set1_epi8(0x03), _mm512_srli_epi16(v[0][m], 6), _mm512_srli_epi16(v[1][m], 4), 0xCA);
-        const __m512i top = _mm512_ternarylogic_epi32(_mm512_set1_epi8(0x0F), top01,
-                                                      _mm512_srli_epi16(v[2][m], 2), 0xCA);
-        out->q[48 + dw] = _mm512_and_si512(top, low6);
+        out->q[dw] = q6_k_repacked::LowSix(v[0][m]);
+        out->q[16 + dw] = q6_k_repacked::LowSix(v[1][m]);
+        out->q[32 + dw] = q6_k_repacked::LowSix(v[2][m]);
+        out->q[48 + dw] = q6_k_repacked::TopBits(v[0][m], v[1][m], v[2][m]);
       }
     }
     q6_k_lanes::DecodeScales(scales, out);
