@@ -1,4 +1,4 @@
-// The K-quant gemv over 8-row tiles, each prefetching a tile at least 6 KiB ahead.
+// The K-quant gemv over 8-row tiles, each prefetching a tile at least 9 KiB ahead.
 #ifndef CPUBRRR_KERNELS_KQUANT_GEMV_TILES_H_
 #define CPUBRRR_KERNELS_KQUANT_GEMV_TILES_H_
 
@@ -7,15 +7,15 @@
 
 namespace cpubrrr {
 
-// Returns how many 8-row tiles of `tile_bytes` ahead a tile prefetches: at least 6 KiB.
-// Measured on Zen 5 (cold gemv, % of the read yardstick, two rounds): one tile ahead
+// Returns how many 8-row tiles of `tile_bytes` ahead a tile prefetches: at least 9 KiB.
+// Measured on Zen 5 (cold gemv, % of the read yardstick): in session 3 one tile ahead
 // reached 93-98% for 9 KiB Q4_K tiles (8 x 8 blocks) but 74-77% for 3.4 KiB ones (8 x 3
-// blocks), which two tiles ahead brought to 93-95% (Q6_K 5 KiB tiles: 90-93% -> 100-107%);
-// farther was no better. (Session 3, with Q4_K prefetching contiguous tiles front to
-// back; since the Q4_K gemv prefetches block by block of each row, 4 and 6 tiles ahead
-// were again no better for the 3-block rows, research log session 4.)
+// blocks), two tiles 93-95% (Q6_K 5 KiB tiles: 90-93% -> 100-107%). On the faster
+// machine of session 11 (yardstick 43 GB/s) two 3.4 KiB tiles read 82-88% and three
+// 89-92% (four or five 88-90%, six 87%), while the 9 KiB tiles read 90-91% one ahead and
+// 82-85% two ahead.
 constexpr size_t KQuantTilesAhead(size_t tile_bytes) {
-  constexpr size_t kMinBytes = size_t{6} << 10;
+  constexpr size_t kMinBytes = size_t{9} << 10;
   return tile_bytes >= kMinBytes ? 1 : (kMinBytes + tile_bytes - 1) / tile_bytes;
 }
 
