@@ -100,7 +100,8 @@ inline __m256 HighHalf(__m512 v) {
 }
 
 // Computes the R x T tile y[t * y_stride + r] = dot(row r, token t) with a Decoder:
-//   Decoder::Block, Decoder::kOrder, Decoder::kAccumulation, and members Weights(b0, b1)
+//   Decoder::Block, Decoder::kOrder, Decoder::kAccumulation, Decoder::kPrefetchThrice, and
+//   members Weights(b0, b1)
 //   (the pair's 64 weights plus 128 as unsigned bytes in kOrder; b1 null for a lone last
 //   block, whose lanes must be byte 128), Scale(b0, b1) (the weight scale of each float
 //   lane) and BlockScale(b) (block b's weight scale as one float).
@@ -112,7 +113,8 @@ inline __m256 HighHalf(__m512 v) {
 // float operations per (row, token) does not depend on R or T (the gemv uses T = 1).
 // Block b of row r is w[r * row_stride + b]. x holds pairs_stride packed pairs
 // per token. With prefetch_ahead != 0, each pair the tile prefetches each row's block
-// prefetch_ahead blocks further on; row-major callers pass R * row_stride, the same
+// prefetch_ahead blocks further on (with Decoder::kPrefetchThrice, again half and a
+// quarter as far: PrefetchSpanThrice); row-major callers pass R * row_stride, the same
 // position in the next R rows (a row is too short a stream for the hardware prefetcher to
 // ramp up). Prefetches past the matrix end never fault.
 template <class Decoder, int R, int T>
@@ -145,8 +147,11 @@ void Tile(const typename Decoder::Block* w, size_t row_stride, size_t prefetch_a
       #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) {
         // A pair spans more than a line for Q8_0 (68 bytes): one prefetch per 64 bytes.
-        const char* ahead = reinterpret_cast<const char*>(row[r] + b + prefetch_ahead);
-        PrefetchSpan<2 * sizeof(Block)>(ahead);
+        if constexpr (Decoder::kPrefetchThrice) {
+          PrefetchSpanThrice<2 * sizeof(Block)>(row[r] + b, prefetch_ahead * sizeof(Block));
+        } else {
+          PrefetchSpan<2 * sizeof(Block)>(row[r] + b + prefetch_ahead);
+        }
       }
     }
     const PackedPair* xp = x + b / 2;
