@@ -52,7 +52,7 @@ inline void PrefetchLinesStartingIn(const void* p) {
 // that start in the spans ahead / 2 and ahead / 4 bytes on: over a stream every line is
 // asked for three times as the reader approaches it. For gemvs whose compute runs well
 // ahead of memory: on the Zen 5 VM of issue #3 the Q8_0 gemv with one request per span
-// read 76-79% of the yardstick cold and 98-100% with these, as if requests made while many
+// read 77-79% of the yardstick cold and 94-99% with these, as if requests made while many
 // lines are in flight were dropped; a line asked for again once cached costs an instruction
 // (a slower gemv loses more to those instructions than it gains: research log, session 11).
 template <size_t kBytes>

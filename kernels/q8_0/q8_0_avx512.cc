@@ -15,7 +15,7 @@ struct Q8_0Pairs {
   using Block = BlockQ8_0;
   static constexpr pair_tile::LaneOrder kOrder = pair_tile::LaneOrder::kBlocks;
   static constexpr pair_tile::Accumulation kAccumulation = pair_tile::Accumulation::kOneChain8;
-  // Cold gemv 76-79% -> 98-100% of the yardstick, hot 68 -> 51 GB/s (research log, session 11).
+  // Cold gemv 77-79% -> 94-99% of the yardstick, hot 67 -> 51 GB/s (research log, session 11).
   static constexpr bool kPrefetchThrice = true;
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
 
