@@ -101,10 +101,9 @@ inline __m256 HighHalf(__m512 v) {
 
 // Computes the R x T tile y[t * y_stride + r] = dot(row r, token t) with a Decoder:
 //   Decoder::Block, Decoder::kOrder, Decoder::kAccumulation, Decoder::kPrefetchThrice, and
-//   members Weights(b0, b1)
-//   (the pair's 64 weights plus 128 as unsigned bytes in kOrder; b1 null for a lone last
-//   block, whose lanes must be byte 128), Scale(b0, b1) (the weight scale of each float
-//   lane) and BlockScale(b) (block b's weight scale as one float).
+//   members Weights(b0, b1) (the pair's 64 weights plus 128 as unsigned bytes in kOrder; b1
+//   null for a lone last block, whose lanes must be byte 128), Scale(b0, b1) (the weight
+//   scale of each float lane) and BlockScale(b) (block b's weight scale as one float).
 // Each weight pair is decoded once for T tokens; each packed activation pair is loaded for
 // R rows. Per pair and lane: an int32 partial dot seeded with -128 * sum(x), converted and
 // scaled by d_w * d_x into the accumulators of kAccumulation. kEvenOdd8 (with kHalves,
