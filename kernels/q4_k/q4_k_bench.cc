@@ -1,8 +1,11 @@
-// Google Benchmark of every Q4_K variant on qwen3moe shapes: gemv and 16-token gemm, hot and cold.
+// Google Benchmark of every Q4_K variant on qwen3moe shapes: gemv and 16-token gemm, hot and
+// cold; the repacked gemv and gemm, and the repack.
 #include <benchmark/benchmark.h>
 
+#include "kernels/common/repacked_bench.h"
 #include "kernels/kquant/kquant_bench_util.h"
 #include "kernels/q4_k/q4_k.h"
+#include "kernels/q4_k/q4_k_repacked.h"
 #include "quant/q4_k.h"
 
 namespace cpubrrr {
@@ -22,6 +25,19 @@ constexpr bench::Shape kShapes[] = {
     {"attention", 4096, 2048},
 };
 
+// The repacked layout's pieces for bench::RegisterRepacked.
+struct Q4KRepacked {
+  using Block = BlockQ4K;
+  using Shape = Q4KRepackedShape;
+  static constexpr size_t kBlockValues = kQ4KBlockSize;
+  static constexpr auto Repack = RepackQ4K;
+  static constexpr auto Activations = bench::Q8KActivations;
+#if defined(__x86_64__)
+  static constexpr auto Gemv = GemvQ4KRepackedAvx512;
+  static constexpr auto Gemm = GemmQ4KRepackedAvx512;
+#endif
+};
+
 }  // namespace
 }  // namespace cpubrrr
 
@@ -38,6 +54,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  bench::RegisterRepacked<Q4KRepacked>("q4_k", kShapes, FixScales, ys.vnni_gmacs * 1e9);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -4,67 +4,33 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/kquant/lane_tile_kquant_avx512-inl.h"
 #include "kernels/q4_k/q4_k_avx512.h"
+#include "kernels/q4_k/q4_k_lane_parts_avx512-inl.h"
 
 namespace cpubrrr {
 namespace {
 
-// Decodes one Q4_K superblock of 16 rows: nibbles as bytes (sub-block 2p in the low
-// nibbles of qs[32p ..], 2p + 1 in the high ones), the 6-bit scales as int32, each min m_j
-// as the int16 pair (m_j, m_j) against the bsums 2j, 2j + 1, and d, dmin as floats.
+// The GGUF layout's decoder: row r's block at rows[r] + offset.
 struct Q4KLanes {
   using Block = BlockQ4K;
   static constexpr int kSubs = 8;
   static constexpr bool kMins = true;
 
   __attribute__((always_inline)) void Decode(const uint8_t* const rows[kquant_lanes::kGroupRows],
-                                             size_t offset, kquant_lanes::LaneSuper<8>* out) const {
-    const __m512i low4 = _mm512_set1_epi8(0x0F);
-    // Header dwords per lane: d | dmin << 16, then the scale bytes a (0..3), b (4..7), c (8..11).
-    __m512i h[4];
-    lane_tile::TransposeDwords(rows, offset + offsetof(BlockQ4K, d), h);
-    // As UnpackQ4KScales (kernels/kquant/q4_k_scales.h), per lane.
-    const __m512i low6 = _mm512_set1_epi8(0x3F), bits45 = _mm512_set1_epi8(0x30);
-    const __m512i sc_lo = _mm512_and_si512(h[1], low6);
-    const __m512i m_lo = _mm512_and_si512(h[2], low6);
-    const __m512i sc_hi = _mm512_or_si512(_mm512_and_si512(h[3], low4),
-                                          _mm512_and_si512(_mm512_srli_epi32(h[1], 2), bits45));
-    const __m512i m_hi =
-        _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(h[3], 4), low4),
-                        _mm512_and_si512(_mm512_srli_epi32(h[2], 2), bits45));
-    const __m512i byte = _mm512_set1_epi32(0xFF);
-#pragma GCC unroll 4
-    for (int j = 0; j < 4; ++j) {
-      out->sc[j] = _mm512_and_si512(_mm512_srli_epi32(sc_lo, 8 * j), byte);
-      out->sc[4 + j] = _mm512_and_si512(_mm512_srli_epi32(sc_hi, 8 * j), byte);
-      const __m512i m = _mm512_and_si512(_mm512_srli_epi32(m_lo, 8 * j), byte);
-      const __m512i m4 = _mm512_and_si512(_mm512_srli_epi32(m_hi, 8 * j), byte);
-      out->pairs[j] = _mm512_or_si512(m, _mm512_slli_epi32(m, 16));
-      out->pairs[4 + j] = _mm512_or_si512(m4, _mm512_slli_epi32(m4, 16));
+                                             size_t offset, q4_k_lanes::Super* out) const {
+    const uint8_t* headers[kquant_lanes::kGroupRows];
+    const uint8_t* quants[kquant_lanes::kGroupRows];
+#pragma GCC unroll 16
+    for (int r = 0; r < kquant_lanes::kGroupRows; ++r) {
+      headers[r] = rows[r] + offset;
+      quants[r] = rows[r] + offset + offsetof(BlockQ4K, qs);
     }
-    out->d = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(h[0]));
-    out->dmin = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(h[0], 16)));
-#pragma GCC unroll 4
-    for (int p = 0; p < 4; ++p) {
-#pragma GCC unroll 2
-      for (int half = 0; half < 2; ++half) {
-        __m512i t[4];
-        lane_tile::TransposeDwords(rows, offset + offsetof(BlockQ4K, qs) + 32 * p + 16 * half, t);
-#pragma GCC unroll 4
-        for (int k = 0; k < 4; ++k) {
-          out->q[8 * (2 * p) + 4 * half + k] = _mm512_and_si512(t[k], low4);
-          out->q[8 * (2 * p + 1) + 4 * half + k] =
-              _mm512_and_si512(_mm512_srli_epi32(t[k], 4), low4);
-        }
-      }
-    }
+    q4_k_lanes::Decode(headers, quants, out);
   }
 
-  // The token's bsums, as the oracle's msum reads them.
-  void Sums(const BlockQ8K& x, int32_t* out) const { std::memcpy(out, x.bsums, sizeof(x.bsums)); }
+  void Sums(const BlockQ8K& x, int32_t* out) const { q4_k_lanes::Sums(x, out); }
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "kernels/kquant/kquant_test_util.h"
 #include "kernels/q4_k/q4_k.h"
 #include "kernels/q4_k/q4_k_ref.h"
+#include "kernels/q4_k/q4_k_test_util.h"
 #include "quant/fp16.h"
 #include "quant/q4_k.h"
 #include "quant/q8_k.h"
@@ -22,16 +23,6 @@ namespace cpubrrr {
 namespace {
 
 using testing::kSeed;
-
-// Returns random blocks (every nibble, scale and min pattern) whose d and dmin lie in
-// 2^-14 .. 2^-4, the range real files use, so no float step overflows.
-std::vector<BlockQ4K> RandomWeights(size_t count, std::mt19937& rng) {
-  return testing::RandomBlocks<BlockQ4K>(count, rng, [&](BlockQ4K& b) {
-    std::uniform_real_distribution<float> scale(1.0f / 16384, 1.0f / 16);
-    b.d = Fp32ToFp16(scale(rng));
-    b.dmin = Fp32ToFp16(scale(rng));
-  });
-}
 
 // Scalar model of ggml's x86 order (kernels/kquant/ggml_x86_order.h, ggml's
 // ggml_vec_dot_q4_K_q8_K on AVX2), written from that description independently of the
@@ -104,7 +95,7 @@ struct Q4KFormat {
   static constexpr auto GemmRef = Q4KGemmRef;
   static constexpr auto GgmlOrderGemm = cpubrrr::GgmlOrderGemm;
   static constexpr auto AbsSum = cpubrrr::AbsSum;
-  static constexpr auto RandomWeights = cpubrrr::RandomWeights;
+  static constexpr auto RandomWeights = testing::RandomQ4KWeights;
 };
 
 class Q4KVariantTest : public testing::KQuantVariantTest<Q4KFormat> {};
@@ -114,23 +105,12 @@ TEST_P(Q4KVariantTest, GemmMatchesOracleOverShapes) { CheckGemmShapes(); }
 TEST_P(Q4KVariantTest, GemmMatchesOracleAroundLaneTiles) { CheckGemmAroundLaneTiles(); }
 TEST_P(Q4KVariantTest, HandlesZeroBlocks) { CheckZeroBlocks(); }
 
-// Returns a block with every scale, min and nibble at its maximum (63, 63, 15), d = 1 and
-// dmin = 0.5.
-BlockQ4K FullBlock() {
-  BlockQ4K full{};
-  full.d = 0x3C00;     // 1.0
-  full.dmin = 0x3800;  // 0.5
-  std::memset(full.scales, 0xFF, sizeof(full.scales));
-  std::memset(full.qs, 0xFF, sizeof(full.qs));
-  return full;
-}
-
 // Largest integer sums: every scale and min 63, every nibble 15, activations all +127 or
 // all -128 (beyond what the quantizer makes). Per block isum = 8*63*32*15*127 and msum =
 // 8*63*32*127 fit int32 with room; the float result is checked against exact arithmetic.
 TEST_P(Q4KVariantTest, ExtremeValuesDoNotOverflow) {
   constexpr size_t kRows = 9, kBlocks = 3, kTokens = 2;
-  const std::vector<BlockQ4K> w(kRows * kBlocks, FullBlock());
+  const std::vector<BlockQ4K> w(kRows * kBlocks, testing::FullQ4KBlock());
   std::vector<BlockQ8K> x(kTokens * kBlocks);
   for (size_t t = 0; t < kTokens; ++t) {
     const int8_t q = t == 0 ? 127 : -128;
@@ -158,7 +138,7 @@ TEST_P(Q4KVariantTest, ExtremeValuesDoNotOverflow) {
 // tile's outer products, were they not split in halves) rounds on the way.
 TEST_P(Q4KVariantTest, LargeOddSumsStayExact) {
   constexpr size_t kRows = 9, kBlocks = 2, kTokens = 2;
-  const std::vector<BlockQ4K> w(kRows * kBlocks, FullBlock());
+  const std::vector<BlockQ4K> w(kRows * kBlocks, testing::FullQ4KBlock());
   std::vector<BlockQ8K> x(kTokens * kBlocks);
   for (size_t i = 0; i < x.size(); ++i) {
     const int even = i < kBlocks ? 127 : -128, odd = i < kBlocks ? 126 : -127;

@@ -1,0 +1,66 @@
+// AVX-512 VNNI Q4_K x Q8_K gemv on the repacked layout (kernels/q4_k/q4_k_repacked.h): the
+// GGUF gemv's tile (q4_k_gemv_tile_avx512-inl.h) on one group of four rows at a time, so
+// one stream instead of eight and the four headers in one load; the same bits.
+#include <immintrin.h>
+
+#include "kernels/common/prefetch.h"
+#include "kernels/q4_k/q4_k_gemv_tile_avx512-inl.h"
+#include "kernels/q4_k/q4_k_repacked.h"
+
+namespace cpubrrr {
+namespace {
+
+using q4_k_gemv::GemvTile;
+using q4_k_gemv::GemvX;
+
+constexpr size_t kUnitBytes = kQ4KRepackedUnitBytes;
+
+// How far ahead in the stream each unit prefetches. Cold gemv on Zen 5 (% of the read
+// yardstick, gate+up / down / attention, two rounds): 6 KiB 91-94 / 91 / 92-97, 8 KiB
+// 91-94 / 95-96 / 94-97, 10 KiB 95-97 / 92-95 / 96-97, 12 KiB 94 / 88-93 / 93-94, 16 KiB
+// 87-93 / 88-93 / 93 (research log, session 12). Two groups per tile (two streams) read
+// 75-85% at any distance, though their compute ran 10% faster hot.
+constexpr size_t kPrefetchBytes = size_t{10} << 10;
+
+// The R rows of the group at `group` for GemvTile; each unit prefetches the unit
+// kPrefetchBytes on (the next groups' past the group's end).
+template <int R>
+struct GroupRows {
+  const uint8_t* group;
+
+  __m512i Headers(size_t b, int) const {
+    return _mm512_load_si512(group + kUnitBytes * b + Q4KRepackedHeaderOffset(0));
+  }
+  const uint8_t* Quants(int r, size_t b) const {
+    return group + kUnitBytes * b + Q4KRepackedQuantsOffset(r);
+  }
+  void Prefetch(size_t b) const {
+    const uint8_t* ahead = group + kUnitBytes * b + kPrefetchBytes;
+#pragma GCC unroll 9
+    for (size_t i = 0; i < kUnitBytes / 64; ++i) PrefetchLine(ahead + 64 * i);
+  }
+};
+
+template <int R>
+void Group(const uint8_t* group, const GemvX* xp, size_t n_blocks, float* y) {
+  GemvTile<R>(GroupRows<R>{group}, xp, n_blocks, y);
+}
+
+using GroupFn = void (*)(const uint8_t*, const GemvX*, size_t, float*);
+
+// Index r - 1 handles a group of r rows below the matrix end.
+constexpr GroupFn kGroups[kRepackedRows] = {Group<1>, Group<2>, Group<3>, Group<4>};
+
+}  // namespace
+
+void GemvQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
+                           size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
+  const GemvX* xp = q4_k_gemv::PackGemvX(x, shape.n_blocks);
+  const size_t group_bytes = shape.GroupBytes();
+  ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
+    kGroups[valid_rows - 1](packed + g * group_bytes, xp, shape.n_blocks,
+                            y + (g - group_begin) * kRepackedRows);
+  });
+}
+
+}  // namespace cpubrrr

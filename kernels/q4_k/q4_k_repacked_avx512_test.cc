@@ -1,0 +1,85 @@
+// The AVX-512 gemv on repacked Q4_K gives Q4KGemvAvx512's bits (ggml's x86 order) over
+// shapes around the layout and on the largest integer sums; the gemm gives
+// Q4KGemmAvx512's (the oracle's).
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/common/dot_test_util.h"
+#include "kernels/common/repacked_test_util.h"
+#include "kernels/kquant/kquant_test_util.h"
+#include "kernels/q4_k/q4_k_avx512.h"
+#include "kernels/q4_k/q4_k_kernels.h"
+#include "kernels/q4_k/q4_k_repacked.h"
+#include "kernels/q4_k/q4_k_test_util.h"
+
+namespace cpubrrr {
+namespace {
+
+struct Q4KRepacked {
+  using Block = BlockQ4K;
+  using Shape = Q4KRepackedShape;
+  using Activation = BlockQ8K;
+  using GemvFn = Q4KGemvFn;
+  using GemmFn = Q4KGemmFn;
+  static constexpr auto Repack = RepackQ4K;
+  static constexpr auto Gemv = GemvQ4KRepackedAvx512;
+  static constexpr auto Gemm = GemmQ4KRepackedAvx512;
+};
+
+class Q4KRepackedTest : public testing::RepackedKernelTest<Q4KRepacked> {};
+
+// Shapes around the layout: 1 superblock up to 17 (rows of at most 4 finish with vector
+// sums, longer ones per row); rows around the group of 4; a row stride wider than the row.
+TEST_F(Q4KRepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
+  std::mt19937 rng(testing::kKernelSeed);
+  for (size_t n_blocks : {1, 2, 3, 4, 5, 8, 9, 17}) {
+    for (size_t rows : {1, 3, 4, 5, 8, 13, 37}) {
+      const size_t row_stride = n_blocks + 1;
+      const auto w = testing::RandomQ4KWeights(rows * row_stride, rng);
+      const auto x = testing::RandomActivations(1, n_blocks, n_blocks, rng);
+      CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), Q4KGemvAvx512);
+    }
+  }
+}
+
+// Every scale and min 63, every nibble 15, activations all +127 or all -128: the largest
+// sums, exact in float (d = 1, dmin = 0.5).
+TEST_F(Q4KRepackedTest, ExtremeValuesGiveTheExactSum) {
+  constexpr size_t kRows = 9, kBlocks = 3;
+  const std::vector<BlockQ4K> w(kRows * kBlocks, testing::FullQ4KBlock());
+  for (int q : {127, -128}) {
+    std::vector<BlockQ8K> x(kBlocks);
+    for (BlockQ8K& xb : x) {
+      xb.d = 1.0f;
+      std::memset(xb.qs, static_cast<uint8_t>(q), sizeof(xb.qs));
+      for (int16_t& s : xb.bsums) s = static_cast<int16_t>(16 * q);
+    }
+    CompareGemv(w, kBlocks, {kRows, kBlocks}, x.data(), Q4KGemvAvx512);
+    std::vector<float> y(kRows);
+    const Q4KRepackedShape shape{kRows, kBlocks};
+    GemvQ4KRepackedAvx512(Repack(w, kBlocks, shape), shape, 0, shape.Groups(), x.data(), y.data());
+    const double per_block = 8 * 63 * 32 * (15.0 * q) - 0.5 * 8 * 63 * 32 * q;
+    for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(y[r], kBlocks * per_block) << r;
+  }
+}
+
+// The gemm against Q4KGemmAvx512 (the oracle's bits): whole and partial 32-row panels,
+// starting groups past 0, strided tokens, token counts around the tile of 6.
+TEST_F(Q4KRepackedTest, GemmGivesTheLaneTileGemmsBits) {
+  std::mt19937 rng(testing::kKernelSeed + 2);
+  for (size_t rows : {3, 13, 45, 300}) {
+    for (size_t n_blocks : {1, 3, 9}) {
+      const auto w = testing::RandomQ4KWeights(rows * n_blocks, rng);
+      for (size_t n_tokens : {1, 5, 7, 17}) {
+        const size_t x_stride = n_blocks + 1;
+        const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
+        CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, Q4KGemmAvx512);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cpubrrr
