@@ -172,10 +172,10 @@ std::vector<float> PromptAndStepLogits(Model& model, int steps) {
   return all;
 }
 
-// On AVX-512 VNNI the gpt-oss presets' MXFP4 experts and the qwen3moe presets' Q6_K experts
-// and output head run from repacked copies (models/common/repacked_weights.h): the same
-// bits as from the file, whether a worker takes whole experts (1-2 threads) or a share of
-// each one's rows (3 threads, 2 experts).
+// On AVX-512 VNNI the gpt-oss presets' MXFP4 experts and the qwen3moe presets' Q4_K and
+// Q6_K experts, attention and output head run from repacked copies (models/common/repacked_weights.h):
+// the same bits as from the file, whether a worker takes whole experts (1-2 threads) or a
+// share of each one's rows (3 threads, 2 experts).
 TEST(Repack, RepackedWeightsGiveTheSameBits) {
   const bool repacks = HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
   for (const char* preset : {"gpt-oss-tiny", "gpt-oss-tiny-odd", "qwen3moe-tiny", "qwen3moe-tiny-odd"}) {
@@ -203,7 +203,8 @@ TEST(ModelInfo, CountsParametersAndBytesPerToken) {
   EXPECT_GT(model->info().n_params, 151936u * 256);
   EXPECT_GT(model->info().bytes_per_token, 0u);
   EXPECT_LT(model->info().bytes_per_token, model->info().file_bytes);
-  // The Q6_K output head and experts are repacked (only) on AVX-512 VNNI.
+  // The Q6_K output head, Q4_K and Q6_K experts and attention are repacked (only) on AVX-512
+  // VNNI.
   EXPECT_EQ(model->info().derived_bytes > 0, HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni));
 }
 

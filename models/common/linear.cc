@@ -1,5 +1,5 @@
-// Dispatches each weight type to the best gemv / gemm of this CPU (kernels/*), and MXFP4
-// and Q6_K matrices with a repacked copy to the repacked kernels.
+// Dispatches each weight type to the best gemv / gemm of this CPU (kernels/*), and MXFP4,
+// Q4_K and Q6_K matrices with a repacked copy to the repacked kernels.
 #include "models/common/linear.h"
 
 #include <cstring>
@@ -10,6 +10,7 @@
 #include "kernels/mxfp4/mxfp4.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
 #include "kernels/q4_k/q4_k.h"
+#include "kernels/q4_k/q4_k_repacked.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "kernels/q8_0/q8_0.h"
@@ -40,7 +41,7 @@ void Run(const K& kernels, const uint8_t* w, size_t row_bytes, size_t rows, size
 }
 
 #if defined(__x86_64__)
-// Runs the repacked kernels of w's type (MXFP4 or Q6_K) on rows `rows` of matrix `mat` of
+// Runs the repacked kernels of w's type (MXFP4, Q4_K or Q6_K) on rows `rows` of matrix `mat` of
 // w when they start on a group of the repacked layout and end on one or at the matrix
 // end; returns false otherwise (the GGUF rows then give the same bits).
 bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
@@ -60,6 +61,15 @@ bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const Gathe
     } else {
       GemmMxfp4RepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8_0),
                               x.n, y, y_stride);
+    }
+  } else if (w.type == GgmlType::kQ4_K) {
+    const Q4KRepackedShape shape{n_rows, cols / kQ4KBlockSize};
+    const BlockQ8K* xb = reinterpret_cast<const BlockQ8K*>(x.data);
+    if (x.n == 1) {
+      GemvQ4KRepackedAvx512(packed, shape, first, groups, xb, y);
+    } else {
+      GemmQ4KRepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8K), x.n,
+                            y, y_stride);
     }
   } else {
     const Q6KRepackedShape shape{n_rows, cols / kQ6KBlockSize};

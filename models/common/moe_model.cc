@@ -148,9 +148,9 @@ class MoeModel : public Model {
   ModelInfo info_;
   WorkerPool pool_;
   TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
-  // The repacked copies (MXFP4 and Q6_K experts, a Q6_K output head), if any; declared
-  // before warmer_, so they are unmapped only after the warmer's thread, which may still be
-  // reading them, has stopped.
+  // The repacked copies (MXFP4, Q4_K and Q6_K experts and attention, a Q6_K output head),
+  // if any; declared before warmer_, so they are unmapped only after the warmer's thread,
+  // which may still be reading them, has stopped.
   RepackedWeights repacked_;
   std::unique_ptr<PageWarmer> warmer_;  // null: off, or no idle core
   std::vector<ByteSpan> warm_spans_;
@@ -342,8 +342,9 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
       }
       ctx.Sync();
       Attention(ctx, session, il, n, pos0);
-      // Output projection and residual: each worker owns a range of x's columns.
-      const Range cols = ctx.Share(d);
+      // Output projection and residual: each worker owns a range of x's columns, cut on
+      // multiples of 16 rows of wo (whole groups of repacked rows).
+      const Range cols = ctx.Share(d, 16);
       MatMulRows(l.wo, 0, cols, act_attn_, all, all, proj_.data(), d, s.mm);
       for (int t = 0; t < n; ++t) {
         float* proj = proj_.data() + t * d + cols.begin;

@@ -1,4 +1,4 @@
-// Load-time repack of MXFP4 and Q6_K matrices for the AVX-512 VNNI kernels.
+// Load-time repack of MXFP4, Q4_K and Q6_K matrices for the AVX-512 VNNI kernels.
 #include "models/common/repacked_weights.h"
 
 #include <sys/mman.h>
@@ -8,8 +8,10 @@
 
 #include "kernels/common/cpu_features.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
+#include "kernels/q4_k/q4_k_repacked.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "quant/mxfp4.h"
+#include "quant/q4_k.h"
 #include "quant/q6_k.h"
 
 namespace cpubrrr {
@@ -17,15 +19,16 @@ namespace cpubrrr {
 namespace {
 
 bool Repackable(const WeightMatrix& m) {
-  return m.type == GgmlType::kMXFP4 || m.type == GgmlType::kQ6_K;
+  return m.type == GgmlType::kMXFP4 || m.type == GgmlType::kQ4_K || m.type == GgmlType::kQ6_K;
 }
 
-// The matrices to repack: MXFP4 and Q6_K experts of every layer in layer order, then a
-// Q6_K output head (decode reads all of it for every token).
+// The matrices to repack: the MXFP4, Q4_K and Q6_K attention projections and experts of
+// every layer in layer order, then a Q6_K output head (decode reads all of it for every
+// token).
 std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
   std::vector<WeightMatrix*> out;
   for (LayerWeights& l : w.layers) {
-    for (WeightMatrix* m : {&l.gate_exps, &l.up_exps, &l.down_exps}) {
+    for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
       if (Repackable(*m)) out.push_back(m);
     }
   }
@@ -36,8 +39,14 @@ std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
 // Returns the bytes of one matrix of m in its repacked layout.
 uint64_t RepackedMatrixBytes(const WeightMatrix& m) {
   const size_t rows = static_cast<size_t>(m.rows), cols = static_cast<size_t>(m.cols);
-  return m.type == GgmlType::kMXFP4 ? Mxfp4RepackedShape{rows, cols / kMxfp4BlockSize}.Bytes()
-                                    : Q6KRepackedShape{rows, cols / kQ6KBlockSize}.Bytes();
+  switch (m.type) {
+    case GgmlType::kMXFP4:
+      return Mxfp4RepackedShape{rows, cols / kMxfp4BlockSize}.Bytes();
+    case GgmlType::kQ4_K:
+      return Q4KRepackedShape{rows, cols / kQ4KBlockSize}.Bytes();
+    default:
+      return Q6KRepackedShape{rows, cols / kQ6KBlockSize}.Bytes();
+  }
 }
 
 // Repacks matrix e of m to `out`.
@@ -46,6 +55,9 @@ void RepackMatrix(const WeightMatrix& m, int64_t e, uint8_t* out) {
   if (m.type == GgmlType::kMXFP4) {
     RepackMxfp4(reinterpret_cast<const BlockMxfp4*>(m.Row(e, 0)), m.row_bytes / sizeof(BlockMxfp4),
                 rows, cols / kMxfp4BlockSize, out);
+  } else if (m.type == GgmlType::kQ4_K) {
+    RepackQ4K(reinterpret_cast<const BlockQ4K*>(m.Row(e, 0)), m.row_bytes / sizeof(BlockQ4K), rows,
+              cols / kQ4KBlockSize, out);
   } else {
     RepackQ6K(reinterpret_cast<const BlockQ6K*>(m.Row(e, 0)), m.row_bytes / sizeof(BlockQ6K), rows,
               cols / kQ6KBlockSize, out);

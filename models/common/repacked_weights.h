@@ -1,6 +1,6 @@
-// Copies of a model's MXFP4 and Q6_K expert matrices and Q6_K output head in the layouts
-// the AVX-512 VNNI kernels read fastest (kernels/mxfp4/mxfp4_repacked.h,
-// kernels/q6_k/q6_k_repacked.h), made once at load.
+// Copies of a model's MXFP4, Q4_K and Q6_K expert and attention matrices and Q6_K output
+// head in the layouts the AVX-512 VNNI kernels read fastest
+// (kernels/<type>/<type>_repacked.h), made once at load.
 #ifndef CPUBRRR_MODELS_COMMON_REPACKED_WEIGHTS_H_
 #define CPUBRRR_MODELS_COMMON_REPACKED_WEIGHTS_H_
 
@@ -20,9 +20,10 @@ struct RepackedWeights {
 };
 
 // When this CPU runs the repacked kernels (x86-64 with AVX-512 VNNI) and the copies leave
-// 1 GiB of `available_bytes` free, repacks every MXFP4 or Q6_K expert matrix of `w` and a
-// Q6_K output head on the pool's workers and points each matrix's `repacked` at its copy;
-// otherwise (or if the memory cannot be mapped) returns no copies and changes nothing.
+// 1 GiB of `available_bytes` free, repacks every MXFP4, Q4_K or Q6_K expert or attention
+// matrix of `w` and a Q6_K output head on the pool's workers and points each matrix's
+// `repacked` at its copy; otherwise (or if the memory cannot be mapped) returns no copies
+// and changes nothing.
 RepackedWeights RepackWeights(ModelWeights& w, WorkerPool& pool, uint64_t available_bytes);
 
 }  // namespace cpubrrr

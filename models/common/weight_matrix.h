@@ -22,9 +22,9 @@ struct WeightMatrix {
   int64_t n_mat = 1;
   size_t row_bytes = 0;
   const uint8_t* data = nullptr;
-  // Null, or (MXFP4 and Q6_K experts and a Q6_K output head on AVX-512 VNNI,
-  // models/common/repacked_weights.h) the same matrices in the repacked layout of their
-  // type (kernels/mxfp4/mxfp4_repacked.h, kernels/q6_k/q6_k_repacked.h), one after another,
+  // Null, or (MXFP4, Q4_K and Q6_K experts and attention projections and a Q6_K output
+  // head on AVX-512 VNNI, models/common/repacked_weights.h) the same matrices in the
+  // repacked layout of their type (kernels/<type>/<type>_repacked.h), one after another,
   // repacked_bytes each.
   const uint8_t* repacked = nullptr;
   size_t repacked_bytes = 0;

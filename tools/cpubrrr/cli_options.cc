@@ -97,7 +97,7 @@ const std::vector<Flag>& Flags() {
       {{"-t", "--threads"}, kModel, "N", "threads (default: the physical cores)",
        Int<int>("--threads", [](CliOptions& o) -> int& { return o.threads; }, 0)},
       {{"--no-repack"}, kModel | kBench, nullptr,
-       "keep MXFP4 and Q6_K weights in the file's layout (default: repacked at load on AVX-512 VNNI)",
+       "keep MXFP4, Q4_K and Q6_K weights in the file's layout (default: repacked at load on AVX-512 VNNI)",
        [](const std::string&, CliOptions& o) { o.repack = false; return absl::OkStatus(); }},
       {{"-c", "--ctx-size"}, kGenerate | Bit(Command::kLogits), "N", "context length (default 4096; 0: the model's)",
        Int<uint32_t>("--ctx-size", [](CliOptions& o) -> uint32_t& { return o.context_length; }, 0)},
