@@ -41,8 +41,21 @@ void Run(const K& kernels, const uint8_t* w, size_t row_bytes, size_t rows, size
 }
 
 #if defined(__x86_64__)
-// Runs the repacked kernels of w's type (MXFP4, Q4_K or Q6_K) on rows `rows` of matrix `mat` of
-// w when they start on a group of the repacked layout and end on one or at the matrix
+// Runs a repacked gemv (x.n == 1) or gemm on groups [first, first + groups) of the matrix
+// of `shape` at `packed`, against activations of block type X.
+template <typename X, typename Shape, typename Gemv, typename Gemm>
+void RunRepacked(Gemv gemv, Gemm gemm, const uint8_t* packed, const Shape& shape, size_t first,
+                 size_t groups, const GatheredRows& x, float* y, size_t y_stride) {
+  const X* xb = reinterpret_cast<const X*>(x.data);
+  if (x.n == 1) {
+    gemv(packed, shape, first, groups, xb, y);
+  } else {
+    gemm(packed, shape, first, groups, xb, x.row_bytes / sizeof(X), x.n, y, y_stride);
+  }
+}
+
+// Runs the repacked kernels of w's type (MXFP4, Q4_K or Q6_K) on rows `rows` of matrix `mat`
+// of w when they start on a group of the repacked layout and end on one or at the matrix
 // end; returns false otherwise (the GGUF rows then give the same bits).
 bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
                      float* y, size_t y_stride) {
@@ -53,35 +66,25 @@ bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const Gathe
   const uint8_t* packed = w.repacked + static_cast<size_t>(mat) * w.repacked_bytes;
   const size_t first = rows.begin / kRepackedRows;
   const size_t groups = (rows.end + kRepackedRows - 1) / kRepackedRows - first;
-  if (w.type == GgmlType::kMXFP4) {
-    const Mxfp4RepackedShape shape{n_rows, cols / kMxfp4BlockSize};
-    const BlockQ8_0* xb = reinterpret_cast<const BlockQ8_0*>(x.data);
-    if (x.n == 1) {
-      GemvMxfp4RepackedAvx512(packed, shape, first, groups, xb, y);
-    } else {
-      GemmMxfp4RepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8_0),
-                              x.n, y, y_stride);
-    }
-  } else if (w.type == GgmlType::kQ4_K) {
-    const Q4KRepackedShape shape{n_rows, cols / kQ4KBlockSize};
-    const BlockQ8K* xb = reinterpret_cast<const BlockQ8K*>(x.data);
-    if (x.n == 1) {
-      GemvQ4KRepackedAvx512(packed, shape, first, groups, xb, y);
-    } else {
-      GemmQ4KRepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8K), x.n,
-                            y, y_stride);
-    }
-  } else {
-    const Q6KRepackedShape shape{n_rows, cols / kQ6KBlockSize};
-    const BlockQ8K* xb = reinterpret_cast<const BlockQ8K*>(x.data);
-    if (x.n == 1) {
-      GemvQ6KRepackedAvx512(packed, shape, first, groups, xb, y);
-    } else {
-      GemmQ6KRepackedAvx512(packed, shape, first, groups, xb, x.row_bytes / sizeof(BlockQ8K), x.n,
-                            y, y_stride);
-    }
+  switch (w.type) {
+    case GgmlType::kMXFP4:
+      RunRepacked<BlockQ8_0>(GemvMxfp4RepackedAvx512, GemmMxfp4RepackedAvx512, packed,
+                             Mxfp4RepackedShape{n_rows, cols / kMxfp4BlockSize}, first, groups, x,
+                             y, y_stride);
+      return true;
+    case GgmlType::kQ4_K:
+      RunRepacked<BlockQ8K>(GemvQ4KRepackedAvx512, GemmQ4KRepackedAvx512, packed,
+                            Q4KRepackedShape{n_rows, cols / kQ4KBlockSize}, first, groups, x, y,
+                            y_stride);
+      return true;
+    case GgmlType::kQ6_K:
+      RunRepacked<BlockQ8K>(GemvQ6KRepackedAvx512, GemmQ6KRepackedAvx512, packed,
+                            Q6KRepackedShape{n_rows, cols / kQ6KBlockSize}, first, groups, x, y,
+                            y_stride);
+      return true;
+    default:
+      return false;
   }
-  return true;
 }
 #endif
 
