@@ -26,8 +26,8 @@ namespace cpubrrr::q4_k_gemv {
 // then -d: the sign ggml gives the min products) and the sums of bsums pairs.
 struct alignas(64) GemvX {
   int8_t q[4][64];
-  float xd[16];         // x.d in floats 0..7, -x.d in 8..15
-  int16_t pairs[32];    // per 128-bit lane: bsum_2j + bsum_2j+1, j = 0..7
+  float xd[16];       // x.d in floats 0..7, -x.d in 8..15
+  int16_t pairs[32];  // per 128-bit lane: bsum_2j + bsum_2j+1, j = 0..7
 };
 
 // Returns this thread's buffer with x's n_blocks blocks in GemvX order.
@@ -45,9 +45,10 @@ inline const GemvX* PackGemvX(const BlockQ8K* x, size_t n_blocks) {
       _mm512_store_si512(buffer[b].q[2 * h + 1],
                          _mm512_inserti64x4(_mm512_castsi256_si512(quarter(1)), quarter(3), 1));
     }
-    _mm512_store_ps(buffer[b].xd, _mm512_castsi512_ps(_mm512_inserti64x4(
-                                      _mm512_castsi256_si512(_mm256_castps_si256(_mm256_set1_ps(x[b].d))),
-                                      _mm256_castps_si256(_mm256_set1_ps(-x[b].d)), 1)));
+    for (int i = 0; i < 8; ++i) {
+      buffer[b].xd[i] = x[b].d;
+      buffer[b].xd[8 + i] = -x[b].d;
+    }
     const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[b].bsums));
     const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[b].bsums + 8));
     _mm512_store_si512(buffer[b].pairs, _mm512_broadcast_i32x4(_mm_hadd_epi16(lo, hi)));
@@ -55,8 +56,8 @@ inline const GemvX* PackGemvX(const BlockQ8K* x, size_t n_blocks) {
   return buffer.data();
 }
 
-// UnpackQ4KScales on four rows at once: headers as LoadHeaders returns them in, per lane
-// {8 scale bytes, 8 min bytes} out. Header dwords per lane: d|dmin, a, b, c.
+// UnpackQ4KScales on four rows at once: headers as the tile's Headers returns them in, per
+// lane {8 scale bytes, 8 min bytes} out. Header dwords per lane: d|dmin, a, b, c.
 inline __m512i UnpackScalesMins(__m512i headers) {
   // Dwords {a, c, b, c >> 4} masked to {sc_lo, low nibbles of sc_hi, m_lo, low of m_hi} ...
   const __m512i acbc = _mm512_srlv_epi32(_mm512_shuffle_epi32(headers, _MM_PERM_DCDB),
