@@ -22,17 +22,21 @@ bool Repackable(const WeightMatrix& m) {
   return m.type == GgmlType::kMXFP4 || m.type == GgmlType::kQ4_K || m.type == GgmlType::kQ6_K;
 }
 
-// The matrices to repack: the MXFP4, Q4_K and Q6_K attention projections and experts of
-// every layer in layer order, then a Q6_K output head (decode reads all of it for every
-// token).
+// The matrices worth repacking, most gain per byte first: MXFP4 and Q6_K ones (their GGUF
+// gemvs read 58-77% of the read yardstick cold, the repacked ones 81-100%), then Q4_K (76-91
+// against 86-95%; research log, sessions 11-12). Within each, the attention projections
+// and experts of every layer in layer order, then a Q6_K output head (decode reads all of
+// it for every token).
 std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
   std::vector<WeightMatrix*> out;
-  for (LayerWeights& l : w.layers) {
-    for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
-      if (Repackable(*m)) out.push_back(m);
+  for (bool q4_k : {false, true}) {
+    for (LayerWeights& l : w.layers) {
+      for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
+        if (Repackable(*m) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
+      }
     }
+    if (!q4_k && w.output.type == GgmlType::kQ6_K) out.push_back(&w.output);
   }
-  if (w.output.type == GgmlType::kQ6_K) out.push_back(&w.output);
   return out;
 }
 
@@ -79,10 +83,19 @@ void DropPages(const uint8_t* data, uint64_t bytes) {
 RepackedWeights RepackWeights(ModelWeights& w, WorkerPool& pool, uint64_t available_bytes) {
 #if defined(__x86_64__)
   if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) return {};
-  const std::vector<WeightMatrix*> matrices = RepackableMatrices(w);
+  // Those that fit, in order, leaving 1 GiB of available memory.
+  constexpr uint64_t kSpare = uint64_t{1} << 30;
+  const uint64_t budget = available_bytes > kSpare ? available_bytes - kSpare : 0;
+  std::vector<WeightMatrix*> matrices;
   uint64_t total = 0;
-  for (const WeightMatrix* m : matrices) total += static_cast<uint64_t>(m->n_mat) * RepackedMatrixBytes(*m);
-  if (total == 0 || total + (uint64_t{1} << 30) > available_bytes) return {};
+  for (WeightMatrix* m : RepackableMatrices(w)) {
+    const uint64_t bytes = static_cast<uint64_t>(m->n_mat) * RepackedMatrixBytes(*m);
+    if (total + bytes <= budget) {
+      matrices.push_back(m);
+      total += bytes;
+    }
+  }
+  if (total == 0) return {};
   RepackedWeights copies{TryAllocateHugePages(total), total};
   if (copies.memory == nullptr) return {};
   uint8_t* at = static_cast<uint8_t*>(copies.memory.get());

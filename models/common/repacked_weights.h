@@ -19,11 +19,11 @@ struct RepackedWeights {
   uint64_t bytes = 0;
 };
 
-// When this CPU runs the repacked kernels (x86-64 with AVX-512 VNNI) and the copies leave
-// 1 GiB of `available_bytes` free, repacks every MXFP4, Q4_K or Q6_K expert or attention
-// matrix of `w` and a Q6_K output head on the pool's workers and points each matrix's
-// `repacked` at its copy; otherwise (or if the memory cannot be mapped) returns no copies
-// and changes nothing.
+// When this CPU runs the repacked kernels (x86-64 with AVX-512 VNNI), repacks the MXFP4,
+// Q4_K and Q6_K expert and attention matrices of `w` and a Q6_K output head on the pool's
+// workers, as many as fit while leaving 1 GiB of `available_bytes` free (MXFP4 and Q6_K
+// first: they gain the most), and points each repacked matrix's `repacked` at its copy;
+// otherwise (or if the memory cannot be mapped) returns no copies and changes nothing.
 RepackedWeights RepackWeights(ModelWeights& w, WorkerPool& pool, uint64_t available_bytes);
 
 }  // namespace cpubrrr
