@@ -23,7 +23,7 @@ bool Repackable(const WeightMatrix& m) {
 }
 
 // The matrices worth repacking, most gain per byte first: MXFP4 and Q6_K ones (their GGUF
-// gemvs read 58-77% of the read yardstick cold, the repacked ones 81-100%), then Q4_K (76-91
+// gemvs read 57-77% of the read yardstick cold, the repacked ones 81-100%), then Q4_K (76-91
 // against 86-95%; research log, sessions 11-12). Within each, the attention projections
 // and experts of every layer in layer order, then a Q6_K output head (decode reads all of
 // it for every token).
