@@ -16,10 +16,10 @@ using q4_k_gemv::GemvX;
 constexpr size_t kUnitBytes = kQ4KRepackedUnitBytes;
 
 // How far ahead in the stream each unit prefetches. Cold gemv on Zen 5 (% of the read
-// yardstick, gate+up / down / attention, two rounds): 6 KiB 91-94 / 91 / 92-97, 8 KiB
+// yardstick, gate+up / down / attention, two rounds): 6 KiB 93-94 / 91 / 93-97, 8 KiB
 // 91-94 / 95-96 / 94-97, 10 KiB 95-97 / 92-95 / 96-97, 12 KiB 94 / 88-93 / 93-94, 16 KiB
 // 87-93 / 88-93 / 93 (research log, session 12). Two groups per tile (two streams) read
-// 75-85% at any distance, though their compute ran 10% faster hot.
+// 55-85% however they prefetched, though their compute ran 10% faster hot.
 constexpr size_t kPrefetchBytes = size_t{10} << 10;
 
 // The R rows of the group at `group` for GemvTile; each unit prefetches the unit
