@@ -22,9 +22,8 @@ constexpr size_t kUnitBytes = kQ4KRepackedUnitBytes;
 // 55-85% however they prefetched, though their compute ran 10% faster hot.
 constexpr size_t kPrefetchBytes = size_t{10} << 10;
 
-// The R rows of the group at `group` for GemvTile; each unit prefetches the unit
-// kPrefetchBytes on (the next groups' past the group's end).
-template <int R>
+// The rows of the group at `group` for GemvTile (rows past the matrix are zero); each
+// unit prefetches the unit kPrefetchBytes on (the next groups' past the group's end).
 struct GroupRows {
   const uint8_t* group;
 
@@ -43,7 +42,7 @@ struct GroupRows {
 
 template <int R>
 void Group(const uint8_t* group, const GemvX* xp, size_t n_blocks, float* y) {
-  GemvTile<R>(GroupRows<R>{group}, xp, n_blocks, y);
+  GemvTile<R>(GroupRows{group}, xp, n_blocks, y);
 }
 
 using GroupFn = void (*)(const uint8_t*, const GemvX*, size_t, float*);
