@@ -40,7 +40,6 @@ class RepackWeightsTest : public ::testing::Test {
       m.data = bytes.data();
       return m;
     };
-    storage_.reserve(4);
     w_.layers.resize(1);
     w_.layers[0].wq = matrix(GgmlType::kQ4_K, sizeof(BlockQ4K), 1);
     w_.layers[0].gate_exps = matrix(GgmlType::kQ4_K, sizeof(BlockQ4K), 2);
