@@ -66,6 +66,8 @@ class GgufFile {
   // Returns the elements of an f32 array.
   absl::StatusOr<std::vector<float>> GetArrayF32(std::string_view key) const;
 
+  // Returns the mapping of the file, or null for a file opened from memory.
+  const MappedFile* mapping() const { return mapping_.get(); }
   // Returns the whole mapped file (empty for a file opened from memory).
   absl::Span<const uint8_t> mapped_bytes() const {
     return mapping_ ? mapping_->bytes() : absl::Span<const uint8_t>();

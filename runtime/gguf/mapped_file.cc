@@ -28,9 +28,11 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& 
     return absl::InvalidArgumentError(Cat(path, " is not a regular file"));
   }
   const size_t size = static_cast<size_t>(st.st_size);
+  const FileIdentity identity{size, static_cast<uint64_t>(st.st_ino),
+                              int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
   if (size == 0) {
     ::close(fd);
-    return std::unique_ptr<MappedFile>(new MappedFile(nullptr, 0));
+    return std::unique_ptr<MappedFile>(new MappedFile(path, nullptr, 0, identity));
   }
   void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   const int err = errno;
@@ -39,7 +41,7 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& 
   // Ask for 2 MiB page-cache folios mapped by PMDs (fewer TLB misses while streaming
   // weights); advisory, so a kernel without file THP simply ignores it.
   ::madvise(p, size, MADV_HUGEPAGE);
-  return std::unique_ptr<MappedFile>(new MappedFile(static_cast<const uint8_t*>(p), size));
+  return std::unique_ptr<MappedFile>(new MappedFile(path, static_cast<const uint8_t*>(p), size, identity));
 }
 
 MappedFile::~MappedFile() {

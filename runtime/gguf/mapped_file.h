@@ -5,11 +5,24 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 
 namespace cpubrrr {
+
+// What tells one version of a file from another without reading it: replacing or
+// rewriting the file changes at least one of these.
+struct FileIdentity {
+  uint64_t size = 0;
+  uint64_t inode = 0;
+  int64_t mtime_ns = 0;  // last modification, nanoseconds since the epoch
+
+  bool operator==(const FileIdentity& o) const {
+    return size == o.size && inode == o.inode && mtime_ns == o.mtime_ns;
+  }
+};
 
 // Owns a private read-only mapping of a file; unmapped on destruction. The bytes stay
 // valid while the object lives, unless another process truncates the file.
@@ -23,12 +36,19 @@ class MappedFile {
   MappedFile& operator=(const MappedFile&) = delete;
 
   absl::Span<const uint8_t> bytes() const { return {data_, size_}; }
+  // Returns the path it was opened with.
+  const std::string& path() const { return path_; }
+  // Returns the file's identity when it was mapped.
+  const FileIdentity& identity() const { return identity_; }
 
  private:
-  MappedFile(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  MappedFile(std::string path, const uint8_t* data, size_t size, FileIdentity identity)
+      : path_(std::move(path)), data_(data), size_(size), identity_(identity) {}
 
+  std::string path_;
   const uint8_t* data_;
   size_t size_;
+  FileIdentity identity_;
 };
 
 }  // namespace cpubrrr
