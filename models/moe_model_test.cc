@@ -1,8 +1,13 @@
 // LoadModel without llama.cpp: thread-count independence, batched prefill equal to
 // token-by-token, Ollama naming, and clear errors for broken files and misuse.
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -194,6 +199,60 @@ TEST(Repack, RepackedWeightsGiveTheSameBits) {
                                  << " (0: the prompt)";
     }
   }
+}
+
+// With a repack cache directory the first load writes the copies to a file there, the
+// next ones map it (until the model file changes, when it is written again): the same bits
+// as without copies. Without AVX-512 VNNI nothing is written.
+TEST(Repack, CacheFileGivesTheSameBitsAndFollowsTheModelFile) {
+  const bool repacks = HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/repack-cache";
+  absl::StatusOr<std::string> path = WriteSynthModel("qwen3moe-tiny", false, 3, "-cached");
+  ASSERT_TRUE(path.ok()) << path.status();
+  absl::StatusOr<std::unique_ptr<Model>> plain = LoadModel(*path, {.n_threads = 2, .max_batch_tokens = 32, .repack = false});
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  const std::vector<float> want = PromptAndStepLogits(**plain, 4);
+  // Loads with the cache and returns whether it wrote the file (-1: no file used).
+  auto load = [&]() {
+    absl::StatusOr<std::unique_ptr<Model>> model =
+        LoadModel(*path, {.n_threads = 2, .max_batch_tokens = 32, .repack_cache_dir = dir});
+    EXPECT_TRUE(model.ok()) << model.status();
+    if (!model.ok()) return -2;
+    const ModelInfo& info = (*model)->info();
+    EXPECT_EQ(info.repack_cache_error, "");
+    EXPECT_EQ(info.derived_bytes > 0, repacks);
+    EXPECT_TRUE(PromptAndStepLogits(**model, 4) == want) << "not the bits of the file's layout";
+    return info.repack_cache.empty() ? -1 : int{info.repack_cache_written};
+  };
+  EXPECT_EQ(load(), repacks ? 1 : -1);
+  EXPECT_EQ(load(), repacks ? 0 : -1);
+  // The model file given a new modification time, as rewriting it in place would (same
+  // size and inode): the copies are made again.
+  struct timespec times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
+  ASSERT_EQ(utimensat(AT_FDCWD, path->c_str(), times, 0), 0);
+  EXPECT_EQ(load(), repacks ? 1 : -1);
+  EXPECT_EQ(load(), repacks ? 0 : -1);
+  std::error_code ec;
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir, ec), {}), repacks ? 1 : 0);
+}
+
+// A cache directory that cannot be made costs only the cache: the copies are made in
+// memory and the load says why.
+TEST(Repack, UnusableCacheDirectoryFallsBackToMemory) {
+  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) {
+    GTEST_SKIP() << "no repacked kernels on this CPU: there is no cache to fall back from";
+  }
+  const std::string blocker = std::string(std::getenv("TEST_TMPDIR")) + "/not-a-directory";
+  std::FILE* f = std::fopen(blocker.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  absl::StatusOr<std::unique_ptr<Model>> model = LoadModel(
+      SharedModel("qwen3moe-tiny"), {.n_threads = 2, .max_batch_tokens = 32, .repack_cache_dir = blocker + "/cache"});
+  ASSERT_TRUE(model.ok()) << model.status();
+  const ModelInfo& info = (*model)->info();
+  EXPECT_GT(info.derived_bytes, 0u);
+  EXPECT_EQ(info.repack_cache, "");
+  EXPECT_NE(info.repack_cache_error.find("is not a directory"), std::string::npos) << info.repack_cache_error;
 }
 
 TEST(ModelInfo, CountsParametersAndBytesPerToken) {

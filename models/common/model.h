@@ -20,7 +20,10 @@ struct ModelInfo {
   uint64_t n_params = 0;     // elements of all tensors
   uint64_t file_bytes = 0;   // size of the GGUF file
   uint64_t bytes_per_token = 0;  // weight bytes one decode step reads (active experts only)
-  uint64_t derived_bytes = 0;    // weight bytes converted or repacked at load (the rest is mapped)
+  uint64_t derived_bytes = 0;    // weight bytes repacked for this CPU (the rest is used from the file)
+  std::string repack_cache;      // the file the repacked bytes are mapped from ("": made in memory)
+  bool repack_cache_written = false;  // whether this load wrote repack_cache
+  std::string repack_cache_error;     // why the repacked bytes are in memory although a cache was asked for
 };
 
 // Per-conversation state: the KV cache and the next position. Created by the model.

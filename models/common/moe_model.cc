@@ -21,8 +21,8 @@
 #include "kernels/f32/vec.h"
 #include "models/common/dequantize_row.h"
 #include "models/common/linear.h"
+#include "models/common/prepare_weights.h"
 #include "models/common/repacked_weights.h"
-#include "runtime/gguf/page_in.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/threading/page_warmer.h"
 #include "runtime/threading/physical_cores.h"
@@ -236,7 +236,12 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
     s.entries.resize(c_.n_expert);
   }
   if (options.warm_pages && n_threads < PhysicalCoreCount()) warmer_ = std::make_unique<PageWarmer>();
-  if (options.repack) repacked_ = RepackWeights(w_, pool_, AvailableMemoryBytes());
+  PreparedWeights prepared = PrepareWeights(
+      file_, w_, pool_, {options.page_in, options.repack, options.repack_cache_dir, options.progress});
+  repacked_ = std::move(prepared.repacked);
+  info_.repack_cache = prepared.repack_cache;
+  info_.repack_cache_written = prepared.cache_written;
+  info_.repack_cache_error = prepared.cache_error;
 
   info_.architecture = c_.architecture;
   info_.name = c_.name;
@@ -251,7 +256,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
     per_token += k * (l.gate_exps.bytes() + l.up_exps.bytes() + l.down_exps.bytes()) / c_.n_expert;
   }
   info_.bytes_per_token = per_token;
-  info_.derived_bytes = repacked_.bytes;  // the rest is used in place from the mapping
+  info_.derived_bytes = repacked_.bytes;
 }
 
 absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_length) {
@@ -620,7 +625,8 @@ void MoeModel::WarmAhead(const std::vector<uint32_t>& active, uint32_t il) {
   const LayerWeights& l = w_.layers[il];
   warm_spans_.clear();
   auto add = [&](const WeightMatrix& m, uint32_t e) {
-    // A repacked copy's pages are re-validated too (anonymous memory); its file pages go unread.
+    // A repacked copy's pages are re-validated too (in memory or the cache file's); the
+    // model file's pages of that matrix go unread.
     if (m.repacked != nullptr) {
       warm_spans_.push_back({m.repacked + e * m.repacked_bytes, m.repacked_bytes});
     } else {
@@ -668,12 +674,6 @@ absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig co
       return absl::UnimplementedError(Cat("model: router ", l.router.name, " has type ",
                                           TypeName(l.router.type), "; the router runs in f32 on a float type"));
     }
-  }
-  // Page the weights in when they fit with 1 GiB to spare (the available memory counts
-  // page cache that already holds the file as available).
-  const absl::Span<const uint8_t> mapped = file.mapped_bytes();
-  if (options.page_in && !mapped.empty() && mapped.size() + (uint64_t{1} << 30) < AvailableMemoryBytes()) {
-    PageIn(mapped, options.progress);
   }
   const int threads = options.n_threads > 0 ? options.n_threads : PhysicalCoreCount();
   return std::unique_ptr<Model>(

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "models/common/model.h"
@@ -32,9 +33,13 @@ struct ModelOptions {
   bool warm_pages = true;
   // On x86-64 with AVX-512 VNNI, copy the MXFP4, Q4_K and Q6_K expert and attention
   // matrices and a Q6_K output head at load into the layouts the repacked kernels read
-  // (models/common/repacked_weights.h) when the copies fit in available memory with 1 GiB
-  // to spare. Results are the same bits either way.
+  // (models/common/repacked_weights.h). Results are the same bits either way.
   bool repack = true;
+  // Where the repacked copies are kept between loads (models/common/repack_cache.h): read
+  // from a file there when one matches the model file, else written there once. Empty:
+  // copied into memory at every load, as many as fit in available memory with 1 GiB to
+  // spare.
+  std::string repack_cache_dir;
 };
 
 // Returns a Model that owns `file` and runs `weights` (views into it) with `config`.

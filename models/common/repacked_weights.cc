@@ -1,72 +1,14 @@
-// Load-time repack of MXFP4, Q4_K and Q6_K matrices for the AVX-512 VNNI kernels.
+// Which matrices are repacked, and their copies made in memory or in a cache file.
 #include "models/common/repacked_weights.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <vector>
-
 #include "kernels/common/cpu_features.h"
-#include "kernels/mxfp4/mxfp4_repacked.h"
-#include "kernels/q4_k/q4_k_repacked.h"
-#include "kernels/q6_k/q6_k_repacked.h"
-#include "quant/mxfp4.h"
-#include "quant/q4_k.h"
-#include "quant/q6_k.h"
+#include "models/common/repack_matrix.h"
 
 namespace cpubrrr {
-#if defined(__x86_64__)
 namespace {
-
-bool Repackable(const WeightMatrix& m) {
-  return m.type == GgmlType::kMXFP4 || m.type == GgmlType::kQ4_K || m.type == GgmlType::kQ6_K;
-}
-
-// The matrices worth repacking, most gain per byte first: MXFP4 and Q6_K ones (their GGUF
-// gemvs read 57-77% of the read yardstick cold, the repacked ones 81-100%), then Q4_K (76-91
-// against 86-95%; research log, sessions 11-12). Within each, the attention projections
-// and experts of every layer in layer order, then a Q6_K output head (decode reads all of
-// it for every token).
-std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
-  std::vector<WeightMatrix*> out;
-  for (bool q4_k : {false, true}) {
-    for (LayerWeights& l : w.layers) {
-      for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
-        if (Repackable(*m) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
-      }
-    }
-    if (!q4_k && w.output.type == GgmlType::kQ6_K) out.push_back(&w.output);
-  }
-  return out;
-}
-
-// Returns the bytes of one matrix of m in its repacked layout.
-uint64_t RepackedMatrixBytes(const WeightMatrix& m) {
-  const size_t rows = static_cast<size_t>(m.rows), cols = static_cast<size_t>(m.cols);
-  switch (m.type) {
-    case GgmlType::kMXFP4:
-      return Mxfp4RepackedShape{rows, cols / kMxfp4BlockSize}.Bytes();
-    case GgmlType::kQ4_K:
-      return Q4KRepackedShape{rows, cols / kQ4KBlockSize}.Bytes();
-    default:
-      return Q6KRepackedShape{rows, cols / kQ6KBlockSize}.Bytes();
-  }
-}
-
-// Repacks matrix e of m to `out`.
-void RepackMatrix(const WeightMatrix& m, int64_t e, uint8_t* out) {
-  const size_t rows = static_cast<size_t>(m.rows), cols = static_cast<size_t>(m.cols);
-  if (m.type == GgmlType::kMXFP4) {
-    RepackMxfp4(reinterpret_cast<const BlockMxfp4*>(m.Row(e, 0)), m.row_bytes / sizeof(BlockMxfp4),
-                rows, cols / kMxfp4BlockSize, out);
-  } else if (m.type == GgmlType::kQ4_K) {
-    RepackQ4K(reinterpret_cast<const BlockQ4K*>(m.Row(e, 0)), m.row_bytes / sizeof(BlockQ4K), rows,
-              cols / kQ4KBlockSize, out);
-  } else {
-    RepackQ6K(reinterpret_cast<const BlockQ6K*>(m.Row(e, 0)), m.row_bytes / sizeof(BlockQ6K), rows,
-              cols / kQ6KBlockSize, out);
-  }
-}
 
 // Asks the kernel to reclaim the whole pages of [data, data + bytes) (MADV_PAGEOUT): the
 // mapping stays valid and a later read faults them back in.
@@ -77,28 +19,58 @@ void DropPages(const uint8_t* data, uint64_t bytes) {
   if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT);
 }
 
-}  // namespace
-#endif
+absl::Status NotRepackedHere() {
+  return absl::FailedPreconditionError("this CPU does not run the repacked kernels (x86-64 with AVX-512 VNNI)");
+}
 
-RepackedWeights RepackWeights(ModelWeights& w, WorkerPool& pool, uint64_t available_bytes) {
+uint64_t CopyBytes(const WeightMatrix& m) { return static_cast<uint64_t>(m.n_mat) * RepackedMatrixBytes(m); }
+
+}  // namespace
+
+bool RunsRepackedKernels() {
 #if defined(__x86_64__)
-  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) return {};
+  return HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
+#else
+  return false;
+#endif
+}
+
+// MXFP4 and Q6_K matrices first: their GGUF gemvs read 57-77% of the read yardstick cold,
+// the repacked ones 81-100%; then Q4_K (76-91 against 86-95%; research log, sessions
+// 11-12). Within each, the attention projections and experts of every layer in layer
+// order, then a Q6_K output head (decode reads all of it for every token).
+std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
+  std::vector<WeightMatrix*> out;
+  for (bool q4_k : {false, true}) {
+    for (LayerWeights& l : w.layers) {
+      for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
+        if (HasRepackedLayout(*m) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
+      }
+    }
+    if (!q4_k && w.output.type == GgmlType::kQ6_K) out.push_back(&w.output);
+  }
+  return out;
+}
+
+RepackedWeights RepackWeights(ModelWeights& w, WorkerPool& pool, uint64_t available_bytes,
+                              const std::function<void(double)>& progress) {
+  if (!RunsRepackedKernels()) return {};
   // Those that fit, in order, leaving 1 GiB of available memory.
   constexpr uint64_t kSpare = uint64_t{1} << 30;
   const uint64_t budget = available_bytes > kSpare ? available_bytes - kSpare : 0;
   std::vector<WeightMatrix*> matrices;
   uint64_t total = 0;
   for (WeightMatrix* m : RepackableMatrices(w)) {
-    const uint64_t bytes = static_cast<uint64_t>(m->n_mat) * RepackedMatrixBytes(*m);
-    if (total + bytes <= budget) {
+    if (total + CopyBytes(*m) <= budget) {
       matrices.push_back(m);
-      total += bytes;
+      total += CopyBytes(*m);
     }
   }
   if (total == 0) return {};
-  RepackedWeights copies{TryAllocateHugePages(total), total};
+  RepackedWeights copies{TryAllocateHugePages(total), nullptr, total};
   if (copies.memory == nullptr) return {};
   uint8_t* at = static_cast<uint8_t*>(copies.memory.get());
+  uint64_t done = 0;
   for (WeightMatrix* m : matrices) {
     const uint64_t bytes = RepackedMatrixBytes(*m);
     pool.Run([&](const WorkerContext& ctx) {
@@ -114,12 +86,39 @@ RepackedWeights RepackWeights(ModelWeights& w, WorkerPool& pool, uint64_t availa
     // the copies do not push the rest of the model out of the page cache (or wait for
     // reclaim) on a machine where file and copies only just fit.
     DropPages(m->data, m->bytes());
+    done += m->n_mat * bytes;
+    if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
   }
   return copies;
-#else
-  (void)w, (void)pool, (void)available_bytes;
-  return {};
-#endif
+}
+
+absl::StatusOr<RepackedWeights> MapRepackedWeights(ModelWeights& w, const std::string& path,
+                                                   const RepackCacheKey& key) {
+  if (!RunsRepackedKernels()) return NotRepackedHere();
+  const std::vector<WeightMatrix*> matrices = RepackableMatrices(w);
+  absl::StatusOr<std::unique_ptr<MappedFile>> cache = MapRepackCache(path, key, matrices);
+  if (!cache.ok()) return cache.status();
+  uint64_t bytes = 0;
+  for (const WeightMatrix* m : matrices) bytes += CopyBytes(*m);
+  return RepackedWeights{nullptr, *std::move(cache), bytes};
+}
+
+absl::StatusOr<RepackedWeights> WriteRepackedWeights(ModelWeights& w, WorkerPool& pool,
+                                                     const std::string& path,
+                                                     const RepackCacheKey& key,
+                                                     const std::function<void(double)>& progress) {
+  if (!RunsRepackedKernels()) return NotRepackedHere();
+  const std::vector<WeightMatrix*> matrices = RepackableMatrices(w);
+  uint64_t total = 0, done = 0;
+  for (const WeightMatrix* m : matrices) total += CopyBytes(*m);
+  absl::Status written = WriteRepackCache(path, key, matrices, pool, [&](const WeightMatrix& m) {
+    // As in RepackWeights: the file's pages of a copied matrix are not read again.
+    DropPages(m.data, m.bytes());
+    done += CopyBytes(m);
+    if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
+  });
+  if (!written.ok()) return written;
+  return MapRepackedWeights(w, path, key);
 }
 
 }  // namespace cpubrrr

@@ -72,10 +72,11 @@ ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t h
             absl::StatusOr<absl::Span<const std::string_view>> tokens =
                 file->GetStringArray("tokenizer.ggml.tokens");
             if (!tokens.ok()) return tokens.status();
-            ModelInfo info{.architecture = architecture,
-                           .name = "fake",
-                           .n_vocab = static_cast<uint32_t>(tokens->size()),
-                           .n_ctx_train = 4096};
+            ModelInfo info;
+            info.architecture = architecture;
+            info.name = "fake";
+            info.n_vocab = static_cast<uint32_t>(tokens->size());
+            info.n_ctx_train = 4096;
             if (options.progress) options.progress(1.0);
             return std::make_unique<FakeModel>(
                 info, HashNextToken(std::min<uint32_t>(hash_range, info.n_vocab)));

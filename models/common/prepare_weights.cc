@@ -1,0 +1,96 @@
+// PrepareWeights: the cache, the page-in, then the copies, with one progress fraction.
+#include "models/common/prepare_weights.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "models/common/repack_cache.h"
+#include "models/common/repack_matrix.h"
+#include "runtime/gguf/page_in.h"
+
+namespace cpubrrr {
+namespace {
+
+using Bytes = absl::Span<const uint8_t>;
+
+// Returns the parts of `mapped` outside the file bytes of the matrices with a copy in
+// `cache`, then the cache's bytes.
+std::vector<Bytes> SpansToRead(Bytes mapped, std::vector<WeightMatrix*> matrices, const MappedFile* cache) {
+  std::vector<Bytes> out;
+  if (cache == nullptr) {
+    out.push_back(mapped);
+    return out;
+  }
+  std::sort(matrices.begin(), matrices.end(),
+            [](const WeightMatrix* a, const WeightMatrix* b) { return a->data < b->data; });
+  const uint8_t* at = mapped.data();
+  for (const WeightMatrix* m : matrices) {
+    if (m->data > at) out.emplace_back(at, static_cast<size_t>(m->data - at));
+    at = std::max(at, m->data + m->bytes());
+  }
+  const uint8_t* end = mapped.data() + mapped.size();
+  if (end > at) out.emplace_back(at, static_cast<size_t>(end - at));
+  out.push_back(cache->bytes());
+  return out;
+}
+
+}  // namespace
+
+PreparedWeights PrepareWeights(const GgufFile& file, ModelWeights& w, WorkerPool& pool,
+                               const PrepareOptions& options) {
+  PreparedWeights out;
+  const MappedFile* mapping = file.mapping();
+  const bool repack = options.repack && RunsRepackedKernels();
+  std::string cache_path;
+  RepackCacheKey key;
+  if (repack && !options.repack_cache_dir.empty() && mapping != nullptr) {
+    cache_path = RepackCachePath(options.repack_cache_dir, mapping->path());
+    key = {mapping->identity(), RepackedLayoutFingerprint()};
+    absl::StatusOr<RepackedWeights> mapped = MapRepackedWeights(w, cache_path, key);
+    if (mapped.ok()) {
+      out.repacked = *std::move(mapped);
+      out.repack_cache = cache_path;
+    }
+  }
+  const bool copy = repack && out.repacked.cache == nullptr;
+
+  // One progress fraction over the bytes read in and the bytes copied.
+  std::vector<Bytes> spans;
+  if (mapping != nullptr) spans = SpansToRead(mapping->bytes(), RepackableMatrices(w), out.repacked.cache.get());
+  uint64_t read_bytes = 0, copy_bytes = 0;
+  for (Bytes s : spans) read_bytes += s.size();
+  if (!options.page_in || read_bytes + (uint64_t{1} << 30) >= AvailableMemoryBytes()) read_bytes = 0;
+  if (copy) {
+    for (const WeightMatrix* m : RepackableMatrices(w)) copy_bytes += m->bytes();
+  }
+  const double total = static_cast<double>(std::max<uint64_t>(read_bytes + copy_bytes, 1));
+  auto report = [&](uint64_t before, uint64_t part) {
+    return [&options, before, part, total](double fraction) {
+      if (options.progress) options.progress((before + fraction * part) / total);
+    };
+  };
+
+  if (read_bytes > 0) {
+    uint64_t before = 0;
+    for (Bytes s : spans) {
+      PageIn(s, report(before, s.size()));
+      before += s.size();
+    }
+  }
+  if (!copy) return out;
+  if (!cache_path.empty()) {
+    absl::StatusOr<RepackedWeights> written = WriteRepackedWeights(w, pool, cache_path, key, report(read_bytes, copy_bytes));
+    if (written.ok()) {
+      out.repacked = *std::move(written);
+      out.repack_cache = cache_path;
+      out.cache_written = true;
+      return out;
+    }
+    out.cache_error = std::string(written.status().message());
+  }
+  out.repacked = RepackWeights(w, pool, AvailableMemoryBytes(), report(read_bytes, copy_bytes));
+  return out;
+}
+
+}  // namespace cpubrrr
