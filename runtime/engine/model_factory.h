@@ -14,6 +14,7 @@ namespace cpubrrr {
 struct ModelLoadOptions {
   int threads = 0;  // 0: the model's choice
   bool repack = true;  // let the model repack weights for this CPU at load
+  std::string repack_cache_dir;  // keep the repacked weights there between loads ("": in memory)
   // Called with the fraction (0..1) of the weights loaded so far, if the loader can tell.
   std::function<void(double)> progress;
 };

@@ -9,6 +9,7 @@ ModelOptions ToModelOptions(const ModelLoadOptions& options) {
   ModelOptions out;
   out.n_threads = options.threads;
   out.repack = options.repack;
+  out.repack_cache_dir = options.repack_cache_dir;
   out.progress = options.progress;
   return out;
 }

@@ -97,9 +97,11 @@ absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architectu
     absl::StatusOr<std::unique_ptr<Model>> model = (*factory)->load(
         source->path, {.threads = threads,
                        .repack = options.repack,
+                       .repack_cache_dir = RepackCacheDir(options),
                        .progress = [&progress](double f) { progress.Update(f); }});
     if (!model.ok()) return model.status();
     progress.Done();
+    ReportRepack((*model)->info());
     report.loads.push_back(
         {.threads = threads,
          .read_gbs = (*bandwidths)[i],

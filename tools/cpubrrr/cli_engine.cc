@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "runtime/engine/engine_loader.h"
+#include "tools/cpubrrr/cache_dir.h"
 #include "tools/cpubrrr/load_progress.h"
 
 namespace cpubrrr {
@@ -21,6 +23,28 @@ absl::StatusOr<ModelSource> ResolveCliModel(const CliOptions& options) {
   return source;
 }
 
+std::string RepackCacheDir(const CliOptions& options) {
+  if (!options.repack_cache) return "";
+  if (!options.repack_cache_dir.empty()) return options.repack_cache_dir;
+  const std::string cache = CacheDir();
+  return cache.empty() ? "" : cache + "/repacked";
+}
+
+void ReportRepack(const ModelInfo& info) {
+  if (info.derived_bytes == 0) return;
+  const std::string size = info.derived_bytes >= (uint64_t{1} << 30)
+                               ? absl::StrFormat("%.2f GiB", info.derived_bytes / double(uint64_t{1} << 30))
+                               : absl::StrFormat("%.1f MiB", info.derived_bytes / double(uint64_t{1} << 20));
+  if (!info.repack_cache.empty()) {
+    std::fprintf(stderr, "model: %s of weights repacked for this CPU, %s %s\n", size.c_str(),
+                 info.repack_cache_written ? "written to" : "mapped from", info.repack_cache.c_str());
+    return;
+  }
+  std::fprintf(stderr, "model: %s of weights repacked for this CPU in memory%s%s\n", size.c_str(),
+               info.repack_cache_error.empty() ? "" : "; not kept on disk: ",
+               info.repack_cache_error.c_str());
+}
+
 absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
     const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
   absl::StatusOr<ModelSource> source = ResolveCliModel(options);
@@ -30,6 +54,7 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   load.engine.context_length = options.context_length;
   load.model.threads = options.threads;
   load.model.repack = options.repack;
+  load.model.repack_cache_dir = RepackCacheDir(options);
   load.model.progress = [&progress](double fraction) { progress.Update(fraction); };
   absl::StatusOr<std::unique_ptr<Engine>> engine = LoadEngine(source->path, factories, load);
   if (!engine.ok()) return engine.status();
@@ -38,10 +63,7 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   std::fprintf(stderr, "model: %s (%s, %.2f B parameters), context %u tokens\n",
                info.name.empty() ? "unnamed" : info.name.c_str(), info.architecture.c_str(),
                info.n_params / 1e9, (*engine)->context_length());
-  if (info.derived_bytes > 0) {
-    std::fprintf(stderr, "model: %.2f GiB of weights repacked for this CPU (--no-repack: none)\n",
-                 info.derived_bytes / double(uint64_t{1} << 30));
-  }
+  ReportRepack(info);
   return engine;
 }
 

@@ -18,6 +18,13 @@ namespace cpubrrr {
 // default model, whose weights are random.
 absl::StatusOr<ModelSource> ResolveCliModel(const CliOptions& options);
 
+// Returns the directory for the repacked weights of --repack-cache: CacheDir()/repacked by
+// default, empty with --no-repack-cache (or no cache directory).
+std::string RepackCacheDir(const CliOptions& options);
+
+// Tells on stderr how much of the model was repacked and where the copies live.
+void ReportRepack(const ModelInfo& info);
+
 // Returns the engine for `options` (-m, -t, -c), telling on stderr what is loading and,
 // for the default model, that its weights are random.
 absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(const CliOptions& options,

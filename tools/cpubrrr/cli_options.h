@@ -23,6 +23,8 @@ struct CliOptions {
   int threads = 0;               // -t; 0: the model's choice
   uint32_t context_length = 4096;  // -c; 0: the model's full context
   bool repack = true;              // --no-repack turns it off (ModelOptions::repack)
+  bool repack_cache = true;        // --no-repack-cache turns it off
+  std::string repack_cache_dir;    // --repack-cache; empty: CacheDir()/repacked
 
   std::optional<std::string> prompt;  // -p or the positional words
   std::string prompt_file;            // -f

@@ -52,6 +52,21 @@ TEST(CliOptions, Defaults) {
   EXPECT_FALSE(o->prompt.has_value());
 }
 
+TEST(CliOptions, RepackFlags) {
+  absl::StatusOr<CliOptions> d = Parse({"run"});
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d->repack);
+  EXPECT_TRUE(d->repack_cache);
+  EXPECT_EQ(d->repack_cache_dir, "");
+  absl::StatusOr<CliOptions> o = Parse({"bench", "--repack-cache", "/big/disk"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->repack_cache_dir, "/big/disk");
+  absl::StatusOr<CliOptions> n = Parse({"chat", "--no-repack-cache", "--no-repack"});
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_FALSE(n->repack_cache);
+  EXPECT_FALSE(n->repack);
+}
+
 TEST(CliOptions, TokenizeLogitsAndModels) {
   absl::StatusOr<CliOptions> t = Parse({"tokenize", "-m", "m.gguf", "--ids", "-f", "in.txt"});
   ASSERT_TRUE(t.ok()) << t.status();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tools/cpubrrr/cache_dir.h"
 #include "runtime/tokenizer/tokenizer_json.h"
 #include "tools/synth/model_plan.h"
 #include "tools/synth/write_model.h"
@@ -28,9 +29,8 @@ std::string Env(const char* name) {
 }  // namespace
 
 std::string ModelCacheDir() {
-  std::string cache = Env("XDG_CACHE_HOME");
-  if (cache.empty()) cache = Env("HOME") + "/.cache";
-  return cache + "/cpubrrr/models";
+  const std::string cache = CacheDir();
+  return cache.empty() ? "cpubrrr-models" : cache + "/models";
 }
 
 absl::StatusOr<std::string> FindReferenceTokenizer() {

@@ -9,7 +9,7 @@
 
 namespace cpubrrr {
 
-// Returns $XDG_CACHE_HOME/cpubrrr/models (default ~/.cache/cpubrrr/models).
+// Returns CacheDir()/models (./cpubrrr-models when there is no cache directory).
 std::string ModelCacheDir();
 
 // Returns the gpt-oss tokenizer.json of the npm reference package that scripts/setup.sh
