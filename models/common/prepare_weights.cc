@@ -24,13 +24,30 @@ std::vector<Bytes> SpansToRead(Bytes mapped, std::vector<WeightMatrix*> matrices
   }
   std::sort(matrices.begin(), matrices.end(),
             [](const WeightMatrix* a, const WeightMatrix* b) { return a->data < b->data; });
-  const uint8_t* at = mapped.data();
+  // Each part widened to whole 2 MiB pages of the mapping: the kernel reads a file through
+  // a MADV_HUGEPAGE mapping in 2 MiB folios anyway, but maps a folio with one page table
+  // entry only when the fault that reads it is at the folio's first page; a part starting
+  // inside a folio would leave it mapped by 512 small entries.
+  constexpr uintptr_t kFolio = uintptr_t{2} << 20;
+  const uintptr_t first = reinterpret_cast<uintptr_t>(mapped.data());
+  const uintptr_t last = first + mapped.size();
+  auto add = [&](uintptr_t begin, uintptr_t end) {
+    begin = std::max(first, begin / kFolio * kFolio);
+    end = std::min(last, (end + kFolio - 1) / kFolio * kFolio);
+    if (!out.empty() && begin <= reinterpret_cast<uintptr_t>(out.back().data() + out.back().size())) {
+      begin = reinterpret_cast<uintptr_t>(out.back().data());
+      end = std::max(end, begin + out.back().size());
+      out.pop_back();
+    }
+    out.emplace_back(reinterpret_cast<const uint8_t*>(begin), end - begin);
+  };
+  uintptr_t at = first;
   for (const WeightMatrix* m : matrices) {
-    if (m->data > at) out.emplace_back(at, static_cast<size_t>(m->data - at));
-    at = std::max(at, m->data + m->bytes());
+    const uintptr_t data = reinterpret_cast<uintptr_t>(m->data);
+    if (data > at) add(at, data);
+    at = std::max<uintptr_t>(at, data + m->bytes());
   }
-  const uint8_t* end = mapped.data() + mapped.size();
-  if (end > at) out.emplace_back(at, static_cast<size_t>(end - at));
+  if (last > at) add(at, last);
   out.push_back(cache->bytes());
   return out;
 }
