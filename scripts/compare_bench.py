@@ -105,10 +105,25 @@ def drop_page_cache(model):
         os.close(fd)
 
 
+def default_repack_cache():
+    """Returns the directory where cpubrrr keeps repacked weights by default (its CacheDir)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.environ.get("HOME", ""), ".cache")
+    return os.path.join(base, "cpubrrr", "repacked")
+
+
+def repack_cache_files(directory):
+    """Returns the repack cache files in `directory` (none if it does not exist)."""
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    return [os.path.join(directory, n) for n in names if n.endswith(".repacked")]
+
+
 def collect(engines, model, thread_counts, args, run=run_engine):
     """Runs the engines alternately for `args.rounds` rounds at each thread count, odd
-    rounds in reverse order, each run after dropping the model from the page cache when
-    `args.drop_page_cache` is set.
+    rounds in reverse order, each run after dropping the model, and cpubrrr's repack cache
+    files, from the page cache when `args.drop_page_cache` is set.
 
     Returns {(engine name, threads, test): [samples_ts of every run]}, in first-seen order.
     """
@@ -117,7 +132,8 @@ def collect(engines, model, thread_counts, args, run=run_engine):
         for r in range(args.rounds):
             for engine in engines if r % 2 == 0 else engines[::-1]:
                 if args.drop_page_cache:
-                    drop_page_cache(model)
+                    for path in [model] + repack_cache_files(args.repack_cache):
+                        drop_page_cache(path)
                 for row in run(engine, model, threads, args):
                     key = (engine.name, row["n_threads"], test_name(row))
                     samples.setdefault(key, []).extend(row["samples_ts"])
@@ -152,10 +168,14 @@ def main(argv=None):
     parser.add_argument("-r", type=int, default=5, help="repetitions per run (default 5)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each engine (default 3)")
     parser.add_argument("--drop-page-cache", action="store_true",
-                        help="drop the model from the page cache before every engine run")
+                        help="drop the model (and cpubrrr's repack cache files) from the page "
+                        "cache before every engine run")
+    parser.add_argument("--repack-cache", default=default_repack_cache(),
+                        help="cpubrrr's --repack-cache (default: its own default, "
+                        "~/.cache/cpubrrr/repacked)")
     args = parser.parse_args(argv)
 
-    engines = [Engine(CPUBRRR, [args.cpubrrr, "bench"])] + args.peer
+    engines = [Engine(CPUBRRR, [args.cpubrrr, "bench", "--repack-cache", args.repack_cache])] + args.peer
     for engine in engines:
         if not os.access(engine.command[0], os.X_OK):
             sys.exit(f"compare_bench: {engine.name}: {engine.command[0]} is not an executable "

@@ -67,7 +67,7 @@ class CompareBenchTest(unittest.TestCase):
         self.assertEqual([r[0] for r in runs], (forward + backward + forward) * 2)
         self.assertEqual([r[r.index("-t") + 1] for r in runs], ["1"] * 9 + ["2"] * 9)
         common = ["-m", "/m/a.gguf", "-p", "512", "-n", "128", "-t", "1", "-r", "2", "-o", "json"]
-        self.assertEqual(runs[0][1:], ["bench"] + common)
+        self.assertEqual(runs[0][1:], ["bench", "--repack-cache", compare_bench.default_repack_cache()] + common)
         self.assertEqual(runs[1][1:], common + ["-fa", "1"])
         self.assertEqual(runs[2][1:], common + ["-rtr", "1", "-fa", "1"])
 
@@ -103,17 +103,25 @@ class CompareBenchTest(unittest.TestCase):
             logged_drops.append(model)
 
         model = os.path.join(self.dir, "m.gguf")
-        with open(model, "wb") as f:
-            f.write(b"GGUF")
+        cache = os.path.join(self.dir, "cache")
+        os.mkdir(cache)
+        copies = os.path.join(cache, "m.gguf-0123456789abcdef.repacked")
+        for path in [model, copies, os.path.join(cache, "notes.txt")]:
+            with open(path, "wb") as f:
+                f.write(b"GGUF")
         compare_bench.drop_page_cache = drop
         try:
             self.run_main(["--model", model, "--cpubrrr", self.fake("ours", 1, "1"),
                            "--peer", "llama=" + self.fake("llama", 1, "1"), "--threads", "1",
-                           "--rounds", "2", "--drop-page-cache"])
+                           "--rounds", "2", "--drop-page-cache", "--repack-cache", cache])
         finally:
             compare_bench.drop_page_cache = real_drop
-        self.assertEqual([r[0] for r in self.logged()], ["drop", "ours", "drop", "llama", "drop", "llama", "drop", "ours"])
-        self.assertEqual(logged_drops, [model] * 4)
+        self.assertEqual([r[0] for r in self.logged()],
+                         ["drop", "drop", "ours", "drop", "drop", "llama", "drop", "drop", "llama",
+                          "drop", "drop", "ours"])
+        self.assertEqual(logged_drops, [model, copies] * 4)
+        ours = [r for r in self.logged() if r[0] == "ours"][0]
+        self.assertEqual(ours[ours.index("--repack-cache") + 1], cache)
 
     def test_page_cache_is_kept_by_default(self):
         drops = []
