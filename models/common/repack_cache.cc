@@ -16,6 +16,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -27,7 +29,7 @@ namespace cpubrrr {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'P', 'B', 'R', 'R', 'P', 'K', '\n'};
-constexpr uint32_t kVersion = 1;  // of this header's format
+constexpr uint32_t kVersion = 1;  // of Header's and Entry's format: bump when either changes
 constexpr uint64_t kFirstAlign = uint64_t{2} << 20;  // the copies start on a 2 MiB folio,
 // and each matrix on a cache line: the copies lie as RepackWeights lays them out in memory
 // (research log session 13: page-aligned matrices decoded no faster, if anything slower)
@@ -154,8 +156,6 @@ class TempFile {
     if (fd_ >= 0) ::close(fd_);
     if (!kept_) ::unlink(path_.c_str());
   }
-  int fd() const { return fd_; }
-  const std::string& path() const { return path_; }
 
   // Flushes the file to disk, closes it and renames it to `path`.
   absl::Status Keep(const std::string& path) {
@@ -192,7 +192,8 @@ void RemoveAbandonedTempFiles(const std::string& path) {
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     char* end = nullptr;
     const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
-    if (pid > 0 && *end == '\0' && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+    if (pid > 0 && pid <= INT_MAX && *end == '\0' && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
+        errno == ESRCH) {
       ::unlink(Cat(dir, "/", name).c_str());
     }
   }
