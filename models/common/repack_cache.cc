@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "models/common/fnv1a.h"
 #include "models/common/repack_matrix.h"
 #include "runtime/gguf/errno_status.h"
 #include "runtime/gguf/str_cat.h"
@@ -205,8 +206,7 @@ void RemoveAbandonedTempFiles(const std::string& path) {
 std::string RepackCachePath(const std::string& dir, const std::string& model_path) {
   char resolved[PATH_MAX];
   const std::string absolute = ::realpath(model_path.c_str(), resolved) != nullptr ? resolved : model_path;
-  uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
-  for (unsigned char c : absolute) hash = (hash ^ c) * 1099511628211ull;
+  const uint64_t hash = Fnv1a(absolute.data(), absolute.size());
   const size_t slash = absolute.rfind('/');
   const std::string name = absolute.substr(slash == std::string::npos ? 0 : slash + 1, 100);
   char hex[17];

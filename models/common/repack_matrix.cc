@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/mxfp4/mxfp4_repacked.h"
+#include "models/common/fnv1a.h"
 #include "kernels/q4_k/q4_k_repacked.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "quant/mxfp4.h"
@@ -43,10 +44,7 @@ void RepackMatrix(const WeightMatrix& m, int64_t e, uint8_t* out) {
 }
 
 uint64_t RepackedLayoutFingerprint() {
-  uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
-  auto mix = [&hash](const std::vector<uint8_t>& bytes) {
-    for (uint8_t b : bytes) hash = (hash ^ b) * 1099511628211ull;
-  };
+  uint64_t hash = kFnv1aStart;
   // 9 rows of 2 superblocks (a partial group), every byte distinct in its position.
   constexpr int64_t kRows = 9, kCols = 512;
   for (GgmlType type : {GgmlType::kMXFP4, GgmlType::kQ4_K, GgmlType::kQ6_K}) {
@@ -62,7 +60,7 @@ uint64_t RepackedLayoutFingerprint() {
     m.data = in.data();
     std::vector<uint8_t> out(RepackedMatrixBytes(m));
     RepackMatrix(m, 0, out.data());
-    mix(out);
+    hash = Fnv1a(out.data(), out.size(), hash);
   }
   return hash;
 }
