@@ -237,11 +237,10 @@ TEST(Repack, CacheFileGivesTheSameBitsAndFollowsTheModelFile) {
 }
 
 // A cache directory that cannot be made costs only the cache: the copies are made in
-// memory and the load says why.
+// memory and the load says why. Without AVX-512 VNNI nothing is repacked, so no cache is
+// tried and there is nothing to report.
 TEST(Repack, UnusableCacheDirectoryFallsBackToMemory) {
-  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) {
-    GTEST_SKIP() << "no repacked kernels on this CPU: there is no cache to fall back from";
-  }
+  const bool repacks = HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
   const std::string blocker = std::string(std::getenv("TEST_TMPDIR")) + "/not-a-directory";
   std::FILE* f = std::fopen(blocker.c_str(), "w");
   ASSERT_NE(f, nullptr);
@@ -250,9 +249,13 @@ TEST(Repack, UnusableCacheDirectoryFallsBackToMemory) {
       SharedModel("qwen3moe-tiny"), {.n_threads = 2, .max_batch_tokens = 32, .repack_cache_dir = blocker + "/cache"});
   ASSERT_TRUE(model.ok()) << model.status();
   const ModelInfo& info = (*model)->info();
-  EXPECT_GT(info.derived_bytes, 0u);
+  EXPECT_EQ(info.derived_bytes > 0, repacks);
   EXPECT_EQ(info.repack_cache, "");
-  EXPECT_NE(info.repack_cache_error.find("is not a directory"), std::string::npos) << info.repack_cache_error;
+  if (repacks) {
+    EXPECT_NE(info.repack_cache_error.find("is not a directory"), std::string::npos) << info.repack_cache_error;
+  } else {
+    EXPECT_EQ(info.repack_cache_error, "");
+  }
 }
 
 TEST(ModelInfo, CountsParametersAndBytesPerToken) {
