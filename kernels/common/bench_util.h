@@ -127,34 +127,96 @@ inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
   return BestStreamReadCpuGBs(buffer.get(), n, repeats);
 }
 
-// Returns BestStreamReadCpuGBs (3 passes) of a 256 MiB buffer that lives for the whole
-// run. Cold benchmarks call it right before their timed loop: on a shared machine the
-// bandwidth left to one thread drifts by 20-30% within a minute, so a yardstick taken once
-// at start-up sets most of the spread of their ratio. The buffer is touched once; a fresh
-// one reads slower on its first passes.
-inline double ReadYardstickGBs() {
-  constexpr size_t kWords = (size_t{256} << 20) / sizeof(uint64_t);
-  static const std::unique_ptr<uint64_t[], HugePagesFree> buffer = [] {
-    auto b = AllocateHugeArray<uint64_t>(kWords);
-    for (size_t i = 0; i < kWords; ++i) b[i] = i;
-    return b;
-  }();
-  return BestStreamReadCpuGBs(buffer.get(), kWords, 3);
-}
+// The read yardstick of a cold benchmark, sampled through its timed loop: after each
+// iteration (Step), for every kChunkBytes the kernel has read since the last sample,
+// timing pauses and the next 8 MiB chunk of a 256 MiB buffer (so each chunk comes from
+// memory) is streamed (StreamRead) in thread CPU time. GBs() is all chunks' bytes over
+// their time, the same statistic as the kernel's rate, taken in the same moments. On the
+// Zen 5 VM of issue #3 one thread's bandwidth swings between about 32 and 45 GB/s from one
+// 6 ms pass to the next; the best of three passes taken before the loop (the yardstick
+// until session 14) sat above the mean the kernel met, and StreamRead itself, timed as a
+// kernel over a cold set, read only 89-98% of it (98-100% of this one; research log).
+class SampledYardstick {
+ public:
+  static constexpr size_t kChunkBytes = size_t{8} << 20;
+
+  SampledYardstick(benchmark::State& state, double kernel_bytes_per_iteration)
+      : state_(state), kernel_bytes_(kernel_bytes_per_iteration) {}
+
+  void Step() {
+    owed_ += kernel_bytes_;
+    if (owed_ < kChunkBytes) return;
+    state_.PauseTiming();
+    for (; owed_ >= kChunkBytes; owed_ -= kChunkBytes) Sample();
+    state_.ResumeTiming();
+  }
+
+  // Returns the sampled read rate in GB/s (sampling one chunk if the loop took none).
+  double GBs() {
+    if (bytes_ == 0) Sample();
+    return bytes_ / seconds_ / 1e9;
+  }
+
+ private:
+  static constexpr size_t kBufferWords = (size_t{256} << 20) / sizeof(uint64_t);
+  static constexpr size_t kChunkWords = kChunkBytes / sizeof(uint64_t);
+
+  // The buffer lives for the whole run and is touched once: a fresh one reads slower on
+  // its first passes.
+  static const uint64_t* Buffer() {
+    static const std::unique_ptr<uint64_t[], HugePagesFree> buffer = [] {
+      auto b = AllocateHugeArray<uint64_t>(kBufferWords);
+      for (size_t i = 0; i < kBufferWords; ++i) b[i] = i;
+      return b;
+    }();
+    return buffer.get();
+  }
+
+  void Sample() {
+    static size_t next_chunk = 0;
+    const uint64_t* chunk = Buffer() + (next_chunk++ % (kBufferWords / kChunkWords)) * kChunkWords;
+    const double start = ThreadCpuSeconds();
+    benchmark::DoNotOptimize(StreamRead(chunk, kChunkWords));
+    seconds_ += ThreadCpuSeconds() - start;
+    bytes_ += kChunkBytes;
+  }
+
+  benchmark::State& state_;
+  const double kernel_bytes_;
+  double owed_ = 0, bytes_ = 0, seconds_ = 0;
+};
 
 // Sets the counters of a gemv or gemm benchmark whose iterations each read `bytes` and do
-// `macs` int8 multiply-adds: GB/s, the yardstick read_gbs taken before it and pct_of_bw
-// (the two compared), and with vnni_macs (MACs per second) > 0 and n_tokens > 1
-// pct_of_vnni.
+// `macs` int8 multiply-adds: GB/s; with read_gbs > 0 (a cold run's SampledYardstick) that
+// yardstick and pct_of_bw (the two compared); and with vnni_macs (MACs per second) > 0 and
+// n_tokens > 1 pct_of_vnni.
 inline void SetRateCounters(benchmark::State& state, double bytes, double read_gbs, double macs,
                             double vnni_macs, size_t n_tokens) {
   using C = benchmark::Counter;
   state.counters["GB/s"] = C(bytes / 1e9, C::kIsIterationInvariantRate);
-  state.counters["read_GB/s"] = read_gbs;
-  state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
+  if (read_gbs > 0) {
+    state.counters["read_GB/s"] = read_gbs;
+    state.counters["pct_of_bw"] = C(bytes / 1e9 / read_gbs * 100, C::kIsIterationInvariantRate);
+  }
   if (vnni_macs > 0 && n_tokens > 1) {
     state.counters["pct_of_vnni"] = C(macs / vnni_macs * 100, C::kIsIterationInvariantRate);
   }
+}
+
+// Streams each matrix of the cold `set` (StreamRead over its bytes, rounded down to whole
+// 512-byte steps) per iteration, against a SampledYardstick: what a kernel that only reads
+// its weights scores in pct_of_bw, the ceiling of every cold gemv of that shape.
+template <typename Block>
+void RunStreamReadControl(benchmark::State& state, const WeightSet<Block>& set) {
+  const size_t words = set.matrix_blocks * sizeof(Block) / 512 * 64;
+  const double bytes = static_cast<double>(words * sizeof(uint64_t));
+  SampledYardstick yardstick(state, bytes);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(StreamRead(reinterpret_cast<const uint64_t*>(set.Matrix(i++)), words));
+    yardstick.Step();
+  }
+  SetRateCounters(state, bytes, yardstick.GBs(), 0, 0, 1);
 }
 
 }  // namespace cpubrrr::bench

@@ -59,8 +59,8 @@ const WeightSet<uint8_t>& CachedRepackedSet(const WeightSet<typename Format::Blo
 
 // The repacked gemv (n_tokens 1) or gemm on `rows` x n_blocks weights, hot (rows cut to fit
 // L2) or cold (copies of more than kColdBytes, visited in a fixed shuffled order), with
-// GB/s of the GGUF layout (so rates compare with the other variants'), the share of the
-// read yardstick taken right before, and with vnni_macs > 0 the share of the VNNI peak.
+// GB/s of the GGUF layout (so rates compare with the other variants'), cold the share of
+// the read yardstick sampled alongside, and with vnni_macs > 0 the share of the VNNI peak.
 template <class Format, class Fix>
 void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, size_t n_tokens,
                  bool cold, Fix fix, double vnni_macs) {
@@ -72,7 +72,8 @@ void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, si
   const auto x = Format::Activations(n_tokens * n_blocks);
   const size_t y_stride = shape.Groups() * kRepackedRows;
   std::vector<float> y(n_tokens * y_stride);
-  const double read_gbs = ReadYardstickGBs();
+  const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block) + x.size() * sizeof(x[0]));
+  SampledYardstick yardstick(state, bytes);
   size_t i = 0;
   for (auto _ : state) {
     const uint8_t* w = packed.Matrix(i++);
@@ -82,10 +83,10 @@ void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, si
       Format::Gemm(w, shape, 0, shape.Groups(), x.data(), n_blocks, n_tokens, y.data(), y_stride);
     }
     benchmark::DoNotOptimize(y.data());
+    if (cold) yardstick.Step();
   }
-  const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block) + x.size() * sizeof(x[0]));
   const double macs = static_cast<double>(rows) * n_blocks * Format::kBlockValues * n_tokens;
-  SetRateCounters(state, bytes, read_gbs, macs, vnni_macs, n_tokens);
+  SetRateCounters(state, bytes, cold ? yardstick.GBs() : 0, macs, vnni_macs, n_tokens);
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
 
@@ -106,15 +107,21 @@ void RunRepack(benchmark::State& state, size_t rows, size_t n_blocks, Fix fix) {
   state.counters["GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// Registers, for each of `shapes` (members name, rows, cols), "<format>/repack/<name>" and,
-// on x86-64 CPUs with AVX-512 VNNI, "<format>/avx512_vnni_repacked/<name>/<gemv|gemm16>/
-// <hot|cold>" (gemm16 for formats with a Gemm).
+// Registers, for each of `shapes` (members name, rows, cols), "<format>/repack/<name>", the
+// control "<format>/stream_read/<name>/cold" (RunStreamReadControl on the shape's cold
+// copies) and, on x86-64 CPUs with AVX-512 VNNI, "<format>/avx512_vnni_repacked/<name>/
+// <gemv|gemm16>/<hot|cold>" (gemm16 for formats with a Gemm).
 template <class Format, class Shapes, class Fix>
 void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, double vnni_macs) {
+  using Block = typename Format::Block;
   for (const auto& s : shapes) {
     const size_t n_blocks = s.cols / Format::kBlockValues;
     benchmark::RegisterBenchmark((format + "/repack/" + s.name).c_str(), [s, n_blocks, fix](benchmark::State& st) {
       RunRepack<Format>(st, s.rows, n_blocks, fix);
+    })->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((format + "/stream_read/" + s.name + "/cold").c_str(),
+                                 [s, n_blocks, fix](benchmark::State& st) {
+      RunStreamReadControl(st, CachedWeightSet<Block>(s.rows, n_blocks, kColdBytes, fix));
     })->Unit(benchmark::kMicrosecond);
   }
 #if defined(__x86_64__)

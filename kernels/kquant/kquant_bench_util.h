@@ -32,8 +32,8 @@ struct Shape {
   size_t cols;
 };
 
-// Yardsticks measured once per run, printed for reference (cold gemvs compare with
-// ReadYardstickGBs, taken right before each). The benchmarks report rates per thread CPU
+// Yardsticks measured once per run, printed for reference (cold runs compare with a
+// SampledYardstick, taken through their timed loop). The benchmarks report rates per thread CPU
 // time, which on a shared, oversubscribed machine leaves out time spent descheduled; the
 // read bandwidths are measured the same way, read_wall_gbs (MeasureReadBandwidthGBs) on
 // the wall clock.
@@ -79,8 +79,8 @@ inline std::vector<BlockQ8K> Q8KActivations(size_t n) {
 
 // Registers gemv and 16-token gemm benchmarks of one kernel table on one shape, hot (cut
 // to kHotBytes) or cold (cycling through > kColdBytes). `Kernels` has name, required,
-// gemv and gemm; `Block` is its weight block type. A cold gemv is compared with the read
-// yardstick measured right before its timed loop (ReadYardstickGBs).
+// gemv and gemm; `Block` is its weight block type. A cold run is compared with the read
+// yardstick sampled through its timed loop (SampledYardstick).
 template <typename Block, typename Kernels>
 void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, bool cold,
                    void (*fix)(Block&)) {
@@ -97,7 +97,9 @@ void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, b
       const WeightSet<Block>& w = CachedWeightSet<Block>(rows, n_blocks, cold ? kColdBytes : 0, fix);
       const std::vector<BlockQ8K> x = Q8KActivations(tokens * n_blocks);
       std::vector<float> y(tokens * rows);
-      const double read_gbs = cold && tokens == 1 ? ReadYardstickGBs() : 0;
+      const double bytes_per_iter =
+          static_cast<double>(matrix_bytes + tokens * n_blocks * sizeof(BlockQ8K));
+      SampledYardstick yardstick(state, bytes_per_iter);
       size_t c = 0;
       for (auto _ : state) {
         const Block* wc = w.Matrix(c++);
@@ -109,14 +111,14 @@ void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, b
         }
         benchmark::DoNotOptimize(y.data());
         benchmark::ClobberMemory();
+        if (cold) yardstick.Step();
       }
-      const double bytes_per_iter =
-          static_cast<double>(matrix_bytes + tokens * n_blocks * sizeof(BlockQ8K));
       const double macs_per_iter = static_cast<double>(tokens * rows * n_blocks * 256);
       using benchmark::Counter;
       state.counters["GB/s"] = Counter(bytes_per_iter / 1e9, Counter::kIsIterationInvariantRate);
       state.counters["GMAC/s"] = Counter(macs_per_iter / 1e9, Counter::kIsIterationInvariantRate);
-      if (cold && tokens == 1) {
+      if (cold) {
+        const double read_gbs = yardstick.GBs();
         state.counters["read_GB/s"] = read_gbs;
         state.counters["pct_of_bw"] =
             Counter(100 * bytes_per_iter / 1e9 / read_gbs, Counter::kIsIterationInvariantRate);

@@ -3,8 +3,9 @@
 // of this run's single-thread read bandwidth and of the VNNI peak.
 // Rates are per second of thread CPU time (Google Benchmark's default), and so are the
 // yardsticks, because the shared machine preempts wall-clock runs. The read bandwidth is
-// measured once at start-up (printed, with MeasureReadBandwidthGBs's wall-clock figure)
-// and again before each benchmark, which pct_of_bw divides by.
+// measured once at start-up (printed, with MeasureReadBandwidthGBs's wall-clock figure);
+// cold runs sample it through their timed loop (bench::SampledYardstick), and pct_of_bw
+// divides by that.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -43,7 +44,9 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
   const auto& set = bench::CachedWeightSet<BlockMxfp4>(rows, n_blocks, cold ? bench::kColdBytes : 0, FixExponent);
   const std::vector<BlockQ8_0> x = bench::Q8_0Activations(n_tokens * n_blocks);
   std::vector<float> y(n_tokens * rows);
-  const double read_gbs = bench::ReadYardstickGBs();
+  const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockMxfp4) +
+                                           x.size() * sizeof(BlockQ8_0));
+  bench::SampledYardstick yardstick(state, bytes);
   size_t i = 0;
   for (auto _ : state) {
     const BlockMxfp4* w = set.Matrix(i++);
@@ -53,11 +56,10 @@ void Run(benchmark::State& state, const Mxfp4Kernels& k, Shape shape, size_t n_t
       k.gemm(w, n_blocks, rows, x.data(), n_blocks, n_tokens, n_blocks, y.data(), rows);
     }
     benchmark::DoNotOptimize(y.data());
+    if (cold) yardstick.Step();
   }
-  const double bytes = static_cast<double>(rows * n_blocks * sizeof(BlockMxfp4) +
-                                           x.size() * sizeof(BlockQ8_0));
   const double macs = static_cast<double>(rows) * shape.cols * n_tokens;
-  bench::SetRateCounters(state, bytes, read_gbs, macs, g_vnni_macs, n_tokens);
+  bench::SetRateCounters(state, bytes, cold ? yardstick.GBs() : 0, macs, g_vnni_macs, n_tokens);
   state.SetLabel(std::to_string(rows) + " rows, " + std::to_string(set.copies) + " copies");
 }
 
