@@ -59,6 +59,7 @@ struct GgufRows {
   void Prefetch(size_t b) const {
     if (next != nullptr) PrefetchTilePart(next, row_stride, b);
   }
+  void PrefetchRow(int, size_t) const {}
 };
 
 // Computes y[r] for R <= 8 consecutive rows and prefetches the tile at `next` (null: none).

@@ -151,7 +151,8 @@ inline constexpr size_t kMaxBlocksForVectorSums = 4;
 // `rows` says where the bytes are, whatever the layout: Headers(b, g) returns the 16
 // header bytes (d, dmin, the 12 scale bytes) of block b of rows 4g .. 4g + 3 in the four
 // 128-bit lanes (rows >= R zero; called for 4g < R), Quants(r, b) the 128 quant bytes of
-// block b of row r, and Prefetch(b) asks for what the tile reads later as block b starts.
+// block b of row r, and Prefetch(b) and PrefetchRow(r, b) ask for what the tile reads
+// later as block b, and row r of it, start.
 template <int R, class Rows>
 __attribute__((always_inline)) inline void GemvTile(const Rows& rows, const GemvX* xp,
                                                     size_t n_blocks, float* y) {
@@ -174,6 +175,7 @@ __attribute__((always_inline)) inline void GemvTile(const Rows& rows, const Gemv
 #pragma GCC unroll 8
     for (int r = 0; r < 8; ++r) {
       if (r < R) {
+        rows.PrefetchRow(r, b);
         const __m512i sc = _mm512_set1_epi64(static_cast<int64_t>(sc8[r]));
         __m512i sum = _mm512_setzero_si512();
 #pragma GCC unroll 2

@@ -15,15 +15,18 @@ using q4_k_gemv::GemvX;
 
 constexpr size_t kUnitBytes = kQ4KRepackedUnitBytes;
 
-// How far ahead in the stream each unit prefetches. Cold gemv on Zen 5 (% of the read
-// yardstick, gate+up / down / attention, two rounds): 6 KiB 93-94 / 91 / 93-97, 8 KiB
-// 91-94 / 95-96 / 94-97, 10 KiB 95-97 / 92-95 / 96-97, 12 KiB 94 / 88-93 / 93-94, 16 KiB
-// 87-93 / 88-93 / 93 (research log, session 12). Two groups per tile (two streams) read
-// 55-85% however they prefetched, though their compute ran 10% faster hot.
-constexpr size_t kPrefetchBytes = size_t{10} << 10;
+// How far ahead in the stream the lines read now prefetch theirs: 8 KiB, the header line
+// as a unit starts and each row's two quant lines as that row is read (not the unit's
+// nine lines at its start). Cold gemv on Zen 5, % of the sampled yardstick, gate+up / down
+// / attention, four rounds: nine at the start 10 KiB ahead 92.1-92.6 / 90.3-91.2 /
+// 93.3-93.9, 8 KiB ahead 92.8-93.4 / 90.9-91.5 / 94.1-94.7, per row 8 KiB ahead 93.3-94.3 /
+// 92.0-92.8 / 94.0-95.1; per row 10 / 12 KiB ahead read up to a point less (research
+// log, session 14). Two groups per tile (two streams) read 55-85% however they
+// prefetched, though their compute ran 10% faster hot (session 12).
+constexpr size_t kPrefetchBytes = size_t{8} << 10;
 
-// The rows of the group at `group` for GemvTile (rows past the matrix are zero); each
-// unit prefetches the unit kPrefetchBytes on (the next groups' past the group's end).
+// The rows of the group at `group` for GemvTile (rows past the matrix are zero), each line
+// prefetching the one kPrefetchBytes on (the next groups' past the group's end).
 struct GroupRows {
   const uint8_t* group;
 
@@ -34,9 +37,12 @@ struct GroupRows {
     return group + kUnitBytes * b + Q4KRepackedQuantsOffset(r);
   }
   void Prefetch(size_t b) const {
-    const uint8_t* ahead = group + kUnitBytes * b + kPrefetchBytes;
-#pragma GCC unroll 9
-    for (size_t i = 0; i < kUnitBytes / 64; ++i) PrefetchLine(ahead + 64 * i);
+    PrefetchLine(group + kUnitBytes * b + Q4KRepackedHeaderOffset(0) + kPrefetchBytes);
+  }
+  void PrefetchRow(int r, size_t b) const {
+    const uint8_t* ahead = Quants(r, b) + kPrefetchBytes;
+    PrefetchLine(ahead);
+    PrefetchLine(ahead + 64);
   }
 };
 
