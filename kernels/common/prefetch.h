@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace cpubrrr {
 
@@ -19,6 +20,20 @@ inline void PrefetchLine(const void* p) {
 #else
   __builtin_prefetch(p, 0, 3);
 #endif
+}
+
+// Prefetches the line holding p, or the one holding `last` when p lies past it: a stream
+// prefetching a fixed distance ahead of its reads would otherwise ask, near its end, for
+// lines its reader never reads (the next matrix a model reads lies elsewhere).
+inline void PrefetchLineUpTo(const void* p, const void* last) {
+  PrefetchLine(std::less<const void*>()(p, last) ? p : last);
+}
+
+// Prefetches the lines of [p, p + bytes) below `end`: a stream's first lines, which no
+// prefetch from within the stream asks for.
+inline void PrefetchFirstLines(const void* p, const void* end, size_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  for (size_t i = 0; i < bytes && std::less<const void*>()(c + i, end); i += 64) PrefetchLine(c + i);
 }
 
 // Prefetches every 64-byte line that [p, p + kBytes) touches, wherever p falls in a line

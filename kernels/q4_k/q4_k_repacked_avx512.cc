@@ -3,6 +3,8 @@
 // one stream instead of eight and the four headers in one load; the same bits.
 #include <immintrin.h>
 
+#include <algorithm>
+
 #include "kernels/common/prefetch.h"
 #include "kernels/q4_k/q4_k_gemv_tile_avx512-inl.h"
 #include "kernels/q4_k/q4_k_repacked.h"
@@ -20,15 +22,18 @@ constexpr size_t kUnitBytes = kQ4KRepackedUnitBytes;
 // nine lines at its start). Cold gemv on Zen 5, % of the sampled yardstick, gate+up / down
 // / attention, four rounds: nine at the start 10 KiB ahead 92.1-92.6 / 90.3-91.2 /
 // 93.3-93.9, 8 KiB ahead 92.8-93.4 / 90.9-91.5 / 94.1-94.7, per row 8 KiB ahead 93.3-94.3 /
-// 92.0-92.8 / 94.0-95.1; per row 10 / 12 KiB ahead read up to a point less (research
-// log, session 14). Two groups per tile (two streams) read 55-85% however they
-// prefetched, though their compute ran 10% faster hot (session 12).
+// 92.0-92.8 / 94.0-95.1; per row 10 / 12 KiB ahead read up to a point less. Stopping the
+// prefetches at the call's last line and asking for its first 8 KiB up front added about
+// a point more (research log, session 14). Two groups per tile (two streams) read 55-85%
+// however they prefetched, though their compute ran 10% faster hot (session 12).
 constexpr size_t kPrefetchBytes = size_t{8} << 10;
 
 // The rows of the group at `group` for GemvTile (rows past the matrix are zero), each line
-// prefetching the one kPrefetchBytes on (the next groups' past the group's end).
+// prefetching the one kPrefetchBytes on, up to the call's last line (the next groups'
+// past the group's end).
 struct GroupRows {
   const uint8_t* group;
+  const uint8_t* last_line;
 
   __m512i Headers(size_t b, int) const {
     return _mm512_load_si512(group + kUnitBytes * b + Q4KRepackedHeaderOffset(0));
@@ -37,21 +42,21 @@ struct GroupRows {
     return group + kUnitBytes * b + Q4KRepackedQuantsOffset(r);
   }
   void Prefetch(size_t b) const {
-    PrefetchLine(group + kUnitBytes * b + Q4KRepackedHeaderOffset(0) + kPrefetchBytes);
+    PrefetchLineUpTo(group + kUnitBytes * b + Q4KRepackedHeaderOffset(0) + kPrefetchBytes, last_line);
   }
   void PrefetchRow(int r, size_t b) const {
     const uint8_t* ahead = Quants(r, b) + kPrefetchBytes;
-    PrefetchLine(ahead);
-    PrefetchLine(ahead + 64);
+    PrefetchLineUpTo(ahead, last_line);
+    PrefetchLineUpTo(ahead + 64, last_line);
   }
 };
 
 template <int R>
-void Group(const uint8_t* group, const GemvX* xp, size_t n_blocks, float* y) {
-  GemvTile<R>(GroupRows{group}, xp, n_blocks, y);
+void Group(const GroupRows& rows, const GemvX* xp, size_t n_blocks, float* y) {
+  GemvTile<R>(rows, xp, n_blocks, y);
 }
 
-using GroupFn = void (*)(const uint8_t*, const GemvX*, size_t, float*);
+using GroupFn = void (*)(const GroupRows&, const GemvX*, size_t, float*);
 
 // Index r - 1 handles a group of r rows below the matrix end.
 constexpr GroupFn kGroups[kRepackedRows] = {Group<1>, Group<2>, Group<3>, Group<4>};
@@ -60,10 +65,15 @@ constexpr GroupFn kGroups[kRepackedRows] = {Group<1>, Group<2>, Group<3>, Group<
 
 void GemvQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
-  const GemvX* xp = q4_k_gemv::PackGemvX(x, shape.n_blocks);
   const size_t group_bytes = shape.GroupBytes();
+  const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
+  if (group_end <= group_begin) return;
+  const uint8_t* first = packed + group_begin * group_bytes;
+  const uint8_t* end = packed + group_end * group_bytes;
+  PrefetchFirstLines(first, end, kPrefetchBytes);
+  const GemvX* xp = q4_k_gemv::PackGemvX(x, shape.n_blocks);
   ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
-    kGroups[valid_rows - 1](packed + g * group_bytes, xp, shape.n_blocks,
+    kGroups[valid_rows - 1](GroupRows{packed + g * group_bytes, end - 64}, xp, shape.n_blocks,
                             y + (g - group_begin) * kRepackedRows);
   });
 }

@@ -3,6 +3,8 @@
 // one gather of the top bits), in ggml's x86 float order as the GGUF-layout gemv.
 #include <immintrin.h>
 
+#include <algorithm>
+
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
 #include "kernels/kquant/ggml_x86_order.h"
@@ -17,7 +19,8 @@ using Shape = Q6KRepackedShape;
 // How far ahead in the group stream the lines read now prefetch theirs: 8 KiB. Each row's
 // three lines are asked for as that row is read, not the unit's 13 at its start: cold
 // expert down 90.0-90.4 -> 91.4-92.7% of the sampled yardstick, output head 95.6-96.3 ->
-// 97.4-97.7% (6 / 10 / 12 KiB: 88 / 86 / 84% down; research log session 14).
+// 97.4-97.7% (6 / 10 / 12 KiB: 88 / 86 / 84% down). Prefetches stop at the call's last
+// line, and its first 8 KiB are asked for up front (research log session 14).
 constexpr size_t kPrefetchBytes = size_t{8} << 10;
 
 // Returns int32 lanes summing to sum_s scales_s * dot(q_s, x_s) (quants unbiased) for the
@@ -50,14 +53,14 @@ inline __m512i RowDots(const uint8_t* abc, const int8_t* scales, const int8_t* x
 // One group of four rows: acc[p] holds rows 2p and 2p + 1, ggml's eight lanes each; per
 // superblock the scaled sums minus the bias lanes (32 * scale * bsum, the quants' offset),
 // then one FMA per row pair; at the end ggml's sum tree per row.
-void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y,
-           size_t valid_rows) {
+void Group(const uint8_t* group, const uint8_t* last_line, size_t n_blocks, const BlockQ8K* x,
+           float* y, size_t valid_rows) {
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   for (size_t b = 0; b < n_blocks; ++b) {
     const uint8_t* unit = group + Shape::QuantOffset(b);
     const uint8_t* d_line = group + Shape::ScaleOffset(b);
-    if (b % kRepackedChunkUnits == 0) PrefetchLine(d_line + kPrefetchBytes);
-    PrefetchLine(unit + kPrefetchBytes);  // the four rows' scales
+    if (b % kRepackedChunkUnits == 0) PrefetchLineUpTo(d_line + kPrefetchBytes, last_line);
+    PrefetchLineUpTo(unit + kPrefetchBytes, last_line);  // the four rows' scales
     const __m512i bsums = _mm512_broadcast_i64x4(
         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].bsums)));
     const int8_t* scales = reinterpret_cast<const int8_t*>(unit);
@@ -66,7 +69,7 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y,
     for (size_t r = 0; r < kRepackedRows; ++r) {
       const uint8_t* abc = unit + 64 + 192 * r;
 #pragma GCC unroll 3
-      for (int i = 0; i < 3; ++i) PrefetchLine(abc + kPrefetchBytes + 64 * i);
+      for (int i = 0; i < 3; ++i) PrefetchLineUpTo(abc + kPrefetchBytes + 64 * i, last_line);
       sums[r] = RowDots(abc, scales + 16 * r, x[b].qs);
     }
     // x.d * d_r in lane r (ggml's product).
@@ -97,9 +100,13 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y,
 void GemvQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
   const size_t group_bytes = shape.GroupBytes();
+  const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
+  if (group_end <= group_begin) return;
+  const uint8_t* end = packed + group_end * group_bytes;
+  PrefetchFirstLines(packed + group_begin * group_bytes, end, kPrefetchBytes);
   ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
-    Group(packed + g * group_bytes, shape.n_blocks, x, y + (g - group_begin) * kRepackedRows,
-          valid_rows);
+    Group(packed + g * group_bytes, end - 64, shape.n_blocks, x,
+          y + (g - group_begin) * kRepackedRows, valid_rows);
   });
 }
 
