@@ -135,7 +135,8 @@ inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
 // Zen 5 VM of issue #3 one thread's bandwidth swings between about 32 and 45 GB/s from one
 // 6 ms pass to the next; the best of three passes taken before the loop (the yardstick
 // until session 14) sat above the mean the kernel met, and StreamRead itself, timed as a
-// kernel over a cold set, read only 89-98% of it (98-100% of this one; research log).
+// kernel over a cold set, read 88-103% of it, median 94 (98-100% of this one; research
+// log, session 14).
 class SampledYardstick {
  public:
   static constexpr size_t kChunkBytes = size_t{8} << 20;
