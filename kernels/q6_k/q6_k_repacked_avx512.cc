@@ -18,8 +18,8 @@ using Shape = Q6KRepackedShape;
 
 // How far ahead in the group stream the lines read now prefetch theirs: 8 KiB. Each row's
 // three lines are asked for as that row is read, not the unit's 13 at its start: cold
-// expert down 90.0-90.4 -> 91.4-92.7% of the sampled yardstick, output head 95.6-96.3 ->
-// 97.4-97.7% (6 / 10 / 12 KiB: 88 / 86 / 84% down). Prefetches stop at the call's last
+// expert down 89.8-90.7 -> 91.4-92.7% of the sampled yardstick, output head 95.6-97.2 ->
+// 97.4-97.8% (6 / 10 / 12 KiB: 88 / 86 / 84% down). Prefetches stop at the call's last
 // line, and its first 8 KiB are asked for up front (research log session 14).
 constexpr size_t kPrefetchBytes = size_t{8} << 10;
 
