@@ -44,11 +44,18 @@ struct RepackedShape {
   }
 };
 
+// Returns the end of the groups [group_begin, group_begin + n_groups) that lie inside a
+// matrix of `shape`.
+template <class Shape>
+size_t GroupRangeEnd(const Shape& shape, size_t group_begin, size_t n_groups) {
+  return std::min(group_begin + n_groups, shape.Groups());
+}
+
 // Calls group(g, valid_rows) for each group g of [group_begin, group_begin + n_groups)
 // inside a matrix of `shape`, valid_rows being its rows below shape.rows (1 to 4).
 template <class Shape, class Fn>
 void ForEachGroup(const Shape& shape, size_t group_begin, size_t n_groups, Fn group) {
-  const size_t end = std::min(group_begin + n_groups, shape.Groups());
+  const size_t end = GroupRangeEnd(shape, group_begin, n_groups);
   for (size_t g = group_begin; g < end; ++g) {
     group(g, std::min(kRepackedRows, shape.rows - g * kRepackedRows));
   }

@@ -3,8 +3,6 @@
 // one stream instead of eight and the four headers in one load; the same bits.
 #include <immintrin.h>
 
-#include <algorithm>
-
 #include "kernels/common/prefetch.h"
 #include "kernels/q4_k/q4_k_gemv_tile_avx512-inl.h"
 #include "kernels/q4_k/q4_k_repacked.h"
@@ -66,7 +64,7 @@ constexpr GroupFn kGroups[kRepackedRows] = {Group<1>, Group<2>, Group<3>, Group<
 void GemvQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
   const size_t group_bytes = shape.GroupBytes();
-  const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
+  const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);
   if (group_end <= group_begin) return;
   const uint8_t* first = packed + group_begin * group_bytes;
   const uint8_t* end = packed + group_end * group_bytes;

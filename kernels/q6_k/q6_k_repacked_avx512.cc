@@ -3,8 +3,6 @@
 // one gather of the top bits), in ggml's x86 float order as the GGUF-layout gemv.
 #include <immintrin.h>
 
-#include <algorithm>
-
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
 #include "kernels/kquant/ggml_x86_order.h"
@@ -100,7 +98,7 @@ void Group(const uint8_t* group, const uint8_t* last_line, size_t n_blocks, cons
 void GemvQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
   const size_t group_bytes = shape.GroupBytes();
-  const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
+  const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);
   if (group_end <= group_begin) return;
   const uint8_t* end = packed + group_end * group_bytes;
   PrefetchFirstLines(packed + group_begin * group_bytes, end, kPrefetchBytes);
