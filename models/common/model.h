@@ -34,8 +34,19 @@ class Session {
   virtual uint32_t position() const = 0;
   // Returns the context length this session was created with.
   virtual uint32_t context_length() const = 0;
-  // Drops every cached position from `position` on (for rewinding a conversation).
-  virtual absl::Status Truncate(uint32_t position) = 0;
+  // Returns the longest prefix of at most `position` positions (and at most position())
+  // that Truncate keeps: `position` itself unless the cache no longer holds what continuing
+  // there needs (a sliding-window ring that has moved on), then the latest checkpoint at or
+  // before it, else 0.
+  virtual uint32_t KeepablePrefix(uint32_t position) const = 0;
+  // Drops every cached position from KeepablePrefix(position) on and returns that
+  // prefix's length (for rewinding a conversation). Never fails; Truncate(0) empties it.
+  // The positions kept give the same logits as a fresh session fed the same calls.
+  virtual uint32_t Truncate(uint32_t position) = 0;
+  // Marks the current position as one a later Truncate may come back to although the
+  // cache moves on (the engine calls it after each prompt: the next turn's prompt
+  // usually diverges right after it). Sessions that keep every position ignore it.
+  virtual void Checkpoint() {}
 };
 
 // A loaded model. Forward is not reentrant; one model serves one session at a time.

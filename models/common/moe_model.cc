@@ -24,6 +24,7 @@
 #include "models/common/prepare_weights.h"
 #include "models/common/repacked_weights.h"
 #include "runtime/gguf/str_cat.h"
+#include "runtime/kv_cache/rewindable_kv_cache.h"
 #include "runtime/threading/page_warmer.h"
 #include "runtime/threading/physical_cores.h"
 #include "runtime/threading/task_board.h"
@@ -39,6 +40,10 @@ size_t FormatBlock(ActFormat f) {
 
 // gpt-oss's clamped SwiGLU constants (alpha, limit).
 constexpr float kOaiAlpha = 1.702f, kOaiLimit = 7.0f;
+
+// Copies of the sliding-window rings a session keeps for rewinds past them (each one the
+// rings' size: for gpt-oss-20b, 12 layers x 639 positions x 2 KiB = 15.7 MB at f16).
+constexpr size_t kRingCheckpoints = 4;
 
 // Returns the intersection of `r` with [begin, end), shifted to start at 0.
 Range Clip(Range r, size_t begin, size_t end) {
@@ -68,40 +73,28 @@ Range ShareRowsByBytes(const WorkerContext& ctx, std::initializer_list<std::pair
 
 class MoeSession : public Session {
  public:
-  MoeSession(const void* owner, KvCache cache, uint32_t context, uint32_t rewind_limit,
-             int n_workers, uint32_t heads_per_kv)
-      : owner_(owner), cache_(std::move(cache)), context_(context), rewind_limit_(rewind_limit),
+  MoeSession(const void* owner, RewindableKvCache cache, uint32_t context, int n_workers,
+             uint32_t heads_per_kv)
+      : owner_(owner), cache_(std::move(cache)), context_(context),
         scores_(n_workers, std::vector<float>(size_t{heads_per_kv} * score_stride())) {}
 
-  uint32_t position() const override { return position_; }
+  uint32_t position() const override { return cache_.position(); }
   uint32_t context_length() const override { return context_; }
-  absl::Status Truncate(uint32_t position) override {
-    if (position > position_) {
-      return absl::OutOfRangeError(Cat("cannot truncate to ", position, ": the session holds ",
-                                       position_, " positions"));
-    }
-    if (position_ - position > rewind_limit_) {
-      return absl::FailedPreconditionError(
-          Cat("cannot rewind ", position_ - position, " positions: sliding-window layers keep only ",
-              rewind_limit_, " positions beyond their window"));
-    }
-    position_ = position;
-    return absl::OkStatus();
-  }
+  uint32_t KeepablePrefix(uint32_t position) const override { return cache_.KeepablePrefix(position); }
+  uint32_t Truncate(uint32_t position) override { return cache_.Truncate(position); }
+  void Checkpoint() override { cache_.Checkpoint(); }
 
   const void* owner() const { return owner_; }
-  KvCache& cache() { return cache_; }
+  KvCache& cache() { return cache_.cache(); }
   // A worker's score rows, one per query head of a KV head, score_stride() floats apart.
   float* scores(int worker) { return scores_[worker].data(); }
   size_t score_stride() const { return size_t{context_} + 32; }
-  void Advance(uint32_t n) { position_ += n; }
+  void Advance(uint32_t n) { cache_.Advance(n); }
 
  private:
   const void* owner_;
-  KvCache cache_;
+  RewindableKvCache cache_;
   uint32_t context_;
-  uint32_t rewind_limit_;
-  uint32_t position_ = 0;
   // Per worker, attention scores of the query heads of one KV head, each with room for
   // 16-aligned -inf padding.
   std::vector<std::vector<float>> scores_;
@@ -275,11 +268,9 @@ absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_l
   }
   absl::StatusOr<KvCache> cache = KvCache::Create(capacities(ctx), c_.kv_dim(), options_.kv_type);
   if (!cache.ok()) return cache.status();
-  const bool has_ring = c_.sliding_window != 0 && ctx > ring;
-  const uint32_t rewind_limit = has_ring ? batch_ : ctx;
-  return std::unique_ptr<Session>(
-      new MoeSession(this, *std::move(cache), ctx, rewind_limit, pool_.n_threads(),
-                     c_.n_head / c_.n_head_kv));
+  return std::unique_ptr<Session>(new MoeSession(
+      this, RewindableKvCache(*std::move(cache), ctx, c_.sliding_window, kRingCheckpoints), ctx,
+      pool_.n_threads(), c_.n_head / c_.n_head_kv));
 }
 
 absl::Status MoeModel::Forward(Session& session, absl::Span<const int32_t> tokens,

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -74,9 +75,9 @@ bool Engine::IsStopToken(int32_t id) const {
   return std::find(stop_ids_.begin(), stop_ids_.end(), id) != stop_ids_.end();
 }
 
-absl::Status Engine::Reset() {
+void Engine::Reset() {
   cached_.clear();
-  return session_->Truncate(0);
+  session_->Truncate(0);
 }
 
 absl::StatusOr<uint32_t> Engine::Prefill(absl::Span<const int32_t> tokens) {
@@ -86,11 +87,11 @@ absl::StatusOr<uint32_t> Engine::Prefill(absl::Span<const int32_t> tokens) {
                                               " tokens but the context holds ",
                                               session_->context_length(), " (raise -c)"));
   }
-  // Keep the common prefix, but evaluate at least the last token to get its logits.
+  // Keep the common prefix, or as much of it as the session can continue from, but
+  // evaluate at least the last token to get its logits.
   size_t reuse = std::mismatch(cached_.begin(), cached_.end(), tokens.begin(), tokens.end()).first -
                  cached_.begin();
-  reuse = std::min(reuse, tokens.size() - 1);
-  if (absl::Status s = session_->Truncate(reuse); !s.ok()) return s;
+  reuse = session_->Truncate(static_cast<uint32_t>(std::min(reuse, tokens.size() - 1)));
   cached_.resize(reuse);
   for (size_t at = reuse; at < tokens.size(); at += options_.batch_size) {
     const absl::Span<const int32_t> batch = tokens.subspan(at, options_.batch_size);
@@ -99,6 +100,9 @@ absl::StatusOr<uint32_t> Engine::Prefill(absl::Span<const int32_t> tokens) {
     }
     cached_.insert(cached_.end(), batch.begin(), batch.end());
   }
+  // The next turn's prompt renders this answer differently (both templates drop earlier
+  // reasoning), so it diverges from the cache right after this prompt.
+  session_->Checkpoint();
   return static_cast<uint32_t>(reuse);
 }
 
@@ -147,6 +151,9 @@ absl::StatusOr<GenerateResult> Engine::Generate(const GenerateRequest& request,
       result.finish = FinishReason::kMaxTokens;
       break;
     }
+    if (request.ignore_eos) {
+      for (int32_t id : stop_ids_) logits_[id] = -std::numeric_limits<float>::infinity();
+    }
     const SampleResult sample = sampler.Sample(logits_);
     sampler.Accept(sample.token);
     result.tokens.push_back(sample.token);
@@ -193,7 +200,7 @@ absl::StatusOr<GenerateResult> Engine::Generate(const GenerateRequest& request,
 }
 
 absl::StatusOr<std::vector<float>> Engine::PromptLogits(absl::Span<const int32_t> tokens) {
-  if (absl::Status s = Reset(); !s.ok()) return s;
+  Reset();
   absl::StatusOr<uint32_t> reused = Prefill(tokens);
   if (!reused.ok()) return reused.status();
   return logits_;

@@ -46,7 +46,7 @@ class Engine {
   absl::StatusOr<std::vector<float>> PromptLogits(absl::Span<const int32_t> tokens);
 
   // Empties the KV cache.
-  absl::Status Reset();
+  void Reset();
 
   const Model& model() const { return *model_; }
   const BpeTokenizer& tokenizer() const { return *tokenizer_; }

@@ -16,7 +16,9 @@ namespace {
 // `script` (text with specials) and then the filler byte 'z' forever.
 class EngineFixture {
  public:
-  EngineFixture(const std::string& architecture, uint32_t context_length = 4096) {
+  // `rewind_limit`: the model's sessions rewind as a sliding-window ring of that slack.
+  EngineFixture(const std::string& architecture, uint32_t context_length = 4096,
+                uint32_t rewind_limit = UINT32_MAX) {
     auto tokenizer = TestTokenizer();
     tokenizer_ = tokenizer.get();
     const ModelInfo info{.architecture = architecture,
@@ -27,6 +29,7 @@ class EngineFixture {
       return i < script_.size() ? script_[i] : int32_t{'z'};
     });
     model_ = model.get();
+    model_->set_rewind_limit(rewind_limit);
     absl::StatusOr<std::unique_ptr<Engine>> engine =
         Engine::Create(std::move(model), std::move(tokenizer), {.context_length = context_length});
     EXPECT_TRUE(engine.ok()) << engine.status();
@@ -132,6 +135,20 @@ TEST(Engine, MaxTokens) {
   EXPECT_EQ(r->timings.generated_tokens, 3u);
 }
 
+TEST(Engine, IgnoreEosNeverSamplesTheEndOfTurn) {
+  EngineFixture f("qwen3moe");
+  GenerateRequest request = UserSays("Hi");
+  request.max_tokens = 4;
+  request.ignore_eos = true;
+  absl::StatusOr<GenerateResult> r = f.Run(request, "<|im_end|><|im_end|><|endoftext|>x");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->finish, FinishReason::kMaxTokens);
+  for (int32_t id : r->tokens) {
+    EXPECT_NE(id, f.Id("<|im_end|>"));
+    EXPECT_NE(id, f.Id("<|endoftext|>"));
+  }
+}
+
 TEST(Engine, PromptLongerThanContextIsAnError) {
   EngineFixture f("qwen3moe", /*context_length=*/16);
   absl::StatusOr<GenerateResult> r = f.Run(UserSays(std::string(100, 'a')), "x");
@@ -189,10 +206,59 @@ TEST(Engine, MultiTurnPrefillsOnlyTheNewSuffix) {
 TEST(Engine, ResetForgetsTheCache) {
   EngineFixture f("qwen3moe");
   ASSERT_TRUE(f.Run(UserSays("Hi"), "Hello<|im_end|>").ok());
-  ASSERT_TRUE(f.engine().Reset().ok());
+  f.engine().Reset();
   absl::StatusOr<GenerateResult> r = f.Run(UserSays("Hi"), "Hello<|im_end|>");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->timings.reused_tokens, 0u);
+}
+
+// A session that cannot rewind as far as the previous answer goes back to the checkpoint
+// the engine made after the previous prompt, and prefills only what follows it.
+TEST(Engine, ARewindBeyondTheSessionFallsBackToThePromptsCheckpoint) {
+  for (const char* arch : {"gpt-oss", "qwen3moe"}) {
+    SCOPED_TRACE(arch);
+    EngineFixture f(arch, 4096, /*rewind_limit=*/8);
+    GenerateRequest request = UserSays("Hi");
+    absl::StatusOr<std::vector<int32_t>> first_prompt = f.engine().TokenizePrompt(request);
+    ASSERT_TRUE(first_prompt.ok());
+    request.max_tokens = 40;  // 40 'z' tokens: far beyond the 8 the session can rewind
+    absl::StatusOr<GenerateResult> first = f.Run(request, "");
+    ASSERT_TRUE(first.ok()) << first.status();
+    ASSERT_EQ(first->timings.generated_tokens, 40u);
+
+    request.chat.messages.push_back({.role = "assistant", .content = "ok"});
+    request.chat.messages.push_back({.role = "user", .content = "again"});
+    absl::StatusOr<std::vector<int32_t>> second_prompt = f.engine().TokenizePrompt(request);
+    ASSERT_TRUE(second_prompt.ok());
+    const uint64_t evaluated_before = f.model().evaluated_tokens();
+    absl::StatusOr<GenerateResult> second = f.Run(request, "Bye");
+    ASSERT_TRUE(second.ok()) << second.status();
+    EXPECT_EQ(second->timings.reused_tokens, first_prompt->size());
+    EXPECT_EQ(f.model().evaluated_tokens() - evaluated_before,
+              second_prompt->size() - first_prompt->size() + second->timings.generated_tokens - 1);
+    EXPECT_EQ(second->message.content.substr(0, 3), "Bye");
+
+    // A prompt that shares nothing the session can keep starts from 0.
+    GenerateRequest other = UserSays("Other");
+    other.max_tokens = 2;
+    absl::StatusOr<GenerateResult> third = f.Run(other, "x");
+    ASSERT_TRUE(third.ok()) << third.status();
+    EXPECT_EQ(third->timings.reused_tokens, 0u);
+  }
+}
+
+TEST(Engine, ResetAndPromptLogitsAfterALongAnswer) {
+  EngineFixture f("gpt-oss", 4096, /*rewind_limit=*/8);
+  GenerateRequest request = UserSays("Hi");
+  request.max_tokens = 40;
+  ASSERT_TRUE(f.Run(request, "").ok());
+  f.engine().Reset();
+  absl::StatusOr<GenerateResult> r = f.Run(UserSays("Hi"), "ok<|return|>");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->timings.reused_tokens, 0u);
+  request.max_tokens = 40;
+  ASSERT_TRUE(f.Run(request, "").ok());
+  EXPECT_TRUE(f.engine().PromptLogits(std::vector<int32_t>{'a', 'b'}).ok());
 }
 
 TEST(Engine, RawPromptOutputIsAllContent) {

@@ -12,19 +12,34 @@ namespace {
 
 class FakeSession : public Session {
  public:
-  explicit FakeSession(uint32_t context_length) : context_length_(context_length) {}
+  FakeSession(uint32_t context_length, uint32_t rewind_limit)
+      : context_length_(context_length), rewind_limit_(rewind_limit) {}
   uint32_t position() const override { return history.size(); }
   uint32_t context_length() const override { return context_length_; }
-  absl::Status Truncate(uint32_t position) override {
-    if (position > history.size()) return absl::OutOfRangeError("truncate past the end");
-    history.resize(position);
-    return absl::OkStatus();
+  uint32_t KeepablePrefix(uint32_t position) const override {
+    const uint32_t target = std::min<uint32_t>(position, history.size());
+    if (history.size() - target <= rewind_limit_) return target;
+    uint32_t kept = 0;
+    for (uint32_t c : checkpoints_) {
+      if (c <= target) kept = c;
+    }
+    return kept;
+  }
+  uint32_t Truncate(uint32_t position) override {
+    history.resize(KeepablePrefix(position));
+    while (!checkpoints_.empty() && checkpoints_.back() > history.size()) checkpoints_.pop_back();
+    return history.size();
+  }
+  void Checkpoint() override {
+    if (checkpoints_.empty() || checkpoints_.back() != history.size()) checkpoints_.push_back(history.size());
   }
 
   std::vector<int32_t> history;
 
  private:
   uint32_t context_length_;
+  uint32_t rewind_limit_;
+  std::vector<uint32_t> checkpoints_;  // ascending
 };
 
 }  // namespace
@@ -33,7 +48,7 @@ FakeModel::FakeModel(ModelInfo info, NextToken next) : info_(std::move(info)), n
 
 absl::StatusOr<std::unique_ptr<Session>> FakeModel::NewSession(uint32_t context_length) {
   if (context_length == 0) context_length = info_.n_ctx_train;
-  return std::make_unique<FakeSession>(context_length);
+  return std::make_unique<FakeSession>(context_length, rewind_limit_);
 }
 
 absl::Status FakeModel::Forward(Session& session, absl::Span<const int32_t> tokens,

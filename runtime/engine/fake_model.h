@@ -32,12 +32,16 @@ class FakeModel : public Model {
   uint64_t evaluated_tokens() const { return evaluated_; }
   // Returns how many Forward calls there were.
   uint64_t forward_calls() const { return forward_calls_; }
+  // Makes later sessions rewind as a sliding-window ring does: at most `limit` positions
+  // back, else to the latest checkpoint at or before the target, else to 0.
+  void set_rewind_limit(uint32_t limit) { rewind_limit_ = limit; }
 
  private:
   ModelInfo info_;
   NextToken next_;
   uint64_t evaluated_ = 0;
   uint64_t forward_calls_ = 0;
+  uint32_t rewind_limit_ = UINT32_MAX;
 };
 
 // Returns a NextToken that hashes the history onto ids [0, n).

@@ -22,6 +22,7 @@ struct GenerateRequest {
   SamplerParams sampling;
   int32_t max_tokens = -1;                // < 0: until a stop or the context is full
   std::vector<std::string> stop;          // stop strings, matched on the generated text
+  bool ignore_eos = false;                // never sample an end-of-turn token
 };
 
 enum class FinishReason {

@@ -39,6 +39,20 @@ absl::StatusOr<KvCache> KvCache::Create(std::vector<uint32_t> capacity, uint32_t
   return cache;
 }
 
+size_t KvCache::row_bytes() const { return size_t{kv_dim_} * ElementBytes(type_); }
+
+void KvCache::CopySlotsOut(uint32_t layer, uint32_t n, uint8_t* out) const {
+  const size_t bytes = n * row_bytes();
+  std::memcpy(out, keys_[layer].get(), bytes);
+  std::memcpy(out + bytes, values_[layer].get(), bytes);
+}
+
+void KvCache::CopySlotsIn(uint32_t layer, uint32_t n, const uint8_t* in) {
+  const size_t bytes = n * row_bytes();
+  std::memcpy(keys_[layer].get(), in, bytes);
+  std::memcpy(values_[layer].get(), in + bytes, bytes);
+}
+
 void KvCache::Store(uint32_t layer, uint32_t pos, uint32_t offset, uint32_t n, const float* k,
                     const float* v) {
   const size_t at = Slot(layer, pos) + offset;

@@ -33,6 +33,13 @@ class KvCache {
   uint32_t n_layer() const { return static_cast<uint32_t>(capacity_.size()); }
   uint32_t capacity(uint32_t layer) const { return capacity_[layer]; }
   uint64_t bytes() const { return BytesFor(capacity_, kv_dim_, type_); }
+  // Returns the bytes of one position's key row (a value row is as long).
+  size_t row_bytes() const;
+
+  // Copy the keys and values of slots [0, n) of `layer` to `out` / back from `in`
+  // (2 * n * row_bytes() bytes: the keys, then the values).
+  void CopySlotsOut(uint32_t layer, uint32_t n, uint8_t* out) const;
+  void CopySlotsIn(uint32_t layer, uint32_t n, const uint8_t* in);
 
   // Writes `n` elements of key `k` and value `v` at element offset `offset` of
   // position `pos` in layer `layer` (rounding to f16 for an f16 cache).

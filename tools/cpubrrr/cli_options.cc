@@ -139,6 +139,8 @@ const std::vector<Flag>& Flags() {
        }},
       {{"--no-think"}, kGenerate, nullptr, "Qwen3: answer without thinking",
        [](const std::string&, CliOptions& o) { o.no_think = true; return absl::OkStatus(); }},
+      {{"--ignore-eos"}, kGenerate, nullptr, "never end an answer with the model's end-of-turn token",
+       [](const std::string&, CliOptions& o) { o.ignore_eos = true; return absl::OkStatus(); }},
       {{"--stop"}, kGenerate, "TEXT", "stop when the output contains TEXT (repeatable)",
        [](const std::string& v, CliOptions& o) { o.stop.emplace_back(v); return absl::OkStatus(); }},
       {{"--raw"}, Bit(Command::kRun), nullptr, "the prompt is already in the model's template (specials parsed)",

@@ -13,7 +13,7 @@ TEST(CliOptions, RunWithLlamaCppFlags) {
       Parse({"run", "-m", "x.gguf", "-p", "hi", "-n", "32", "-t", "2", "-c", "1024", "-s", "7",
              "--temp", "0.5", "--top-k", "20", "--top-p", "0.9", "--min-p", "0.1",
              "--repeat-penalty", "1.1", "--repeat-last-n", "32", "-sys", "be brief",
-             "--reasoning-effort", "high", "--no-think", "--stop", "END"});
+             "--reasoning-effort", "high", "--no-think", "--stop", "END", "--ignore-eos"});
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->command, Command::kRun);
   EXPECT_EQ(o->model, "x.gguf");
@@ -32,6 +32,7 @@ TEST(CliOptions, RunWithLlamaCppFlags) {
   EXPECT_EQ(o->reasoning_effort, ReasoningEffort::kHigh);
   EXPECT_TRUE(o->no_think);
   EXPECT_EQ(o->stop, std::vector<std::string>{"END"});
+  EXPECT_TRUE(o->ignore_eos);
 }
 
 TEST(CliOptions, LongFormsWithEqualsAndPositionalPrompt) {

@@ -22,6 +22,7 @@ GenerateRequest BaseRequest(const CliOptions& options) {
   request.sampling.seed = options.seed >= 0 ? options.seed : std::random_device{}();
   request.max_tokens = options.n_predict;
   request.stop = options.stop;
+  request.ignore_eos = options.ignore_eos;
   request.chat.reasoning_effort = options.reasoning_effort;
   request.chat.enable_thinking = !options.no_think;
   if (!options.system_prompt.empty()) {
@@ -75,13 +76,20 @@ absl::Status ChatCommand(const CliOptions& options, absl::Span<const Architectur
     if (!std::getline(std::cin, line) || line == "/exit") break;
     if (line == "/reset") {
       request = base;
-      if (absl::Status s = (*engine)->Reset(); !s.ok()) return s;
+      (*engine)->Reset();
       std::fprintf(stderr, "chat: conversation reset\n");
       continue;
     }
     if (line.empty()) continue;
     request.chat.messages.push_back({.role = "user", .content = line});
     absl::StatusOr<GenerateResult> result = Answer(**engine, request);
+    if (absl::IsOutOfRange(result.status())) {
+      // The conversation no longer fits the context: say so and keep what came before.
+      std::fprintf(stderr, "cpubrrr: %s; the message was dropped (/reset starts over)\n",
+                   std::string(result.status().message()).c_str());
+      request.chat.messages.pop_back();
+      continue;
+    }
     if (!result.ok()) return result.status();
     request.chat.messages.push_back(result->message);
   }
