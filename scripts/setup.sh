@@ -20,7 +20,7 @@ apt_packages=(
   python3-jinja2
   g++-aarch64-linux-gnu qemu-user
   libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libhwy-dev:arm64
-  libabsl-dev:arm64 libpcre2-dev:arm64 libc6:arm64 libstdc++6:arm64
+  libabsl-dev:arm64 libpcre2-dev:arm64 libc6:arm64 libstdc++6:arm64 libcpp-httplib-dev:arm64
   git
 )
 # Installed in the named architecture; a name without ":arch" means native (or "all").
@@ -60,4 +60,14 @@ if [ ! -f "$stamp" ]; then
   mkdir -p "$refs/include"
   cp "$refs/llama.cpp/include/"*.h "$refs/llama.cpp/ggml/include/"*.h "$refs/include/"
   touch "$stamp"
+fi
+
+# The official API clients the server is tested with, beside the references.
+clients_stamp="$refs/.stamp-clients-1"
+if [ ! -f "$clients_stamp" ]; then
+  echo "setup: installing API client packages into $refs/clients"
+  rm -rf "$refs/clients" && mkdir -p "$refs/clients"
+  npm install --silent --no-save --no-audit --no-fund --prefix "$refs/clients" \
+    openai@6.30.1 ollama@0.6.4
+  touch "$clients_stamp"
 fi

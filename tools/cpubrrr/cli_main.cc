@@ -10,6 +10,7 @@
 #include "tools/cpubrrr/cli_options.h"
 #include "tools/cpubrrr/generate_commands.h"
 #include "tools/cpubrrr/inspect_commands.h"
+#include "tools/cpubrrr/serve_command.h"
 
 namespace cpubrrr {
 namespace {
@@ -30,6 +31,8 @@ absl::Status Dispatch(const CliOptions& options, absl::Span<const ArchitectureFa
       return ModelsCommand(options);
     case Command::kBench:
       return BenchCommand(options, factories);
+    case Command::kServe:
+      return ServeCommand(options, factories);
   }
   return absl::OkStatus();
 }

@@ -14,7 +14,8 @@ namespace {
 
 constexpr unsigned Bit(Command c) { return 1u << static_cast<unsigned>(c); }
 constexpr unsigned kGenerate = Bit(Command::kRun) | Bit(Command::kChat);
-constexpr unsigned kModel = kGenerate | Bit(Command::kLogits) | Bit(Command::kTokenize);
+constexpr unsigned kServe = Bit(Command::kServe);
+constexpr unsigned kModel = kGenerate | Bit(Command::kLogits) | Bit(Command::kTokenize) | kServe;
 constexpr unsigned kBench = Bit(Command::kBench);
 constexpr unsigned kPrompt = Bit(Command::kRun) | Bit(Command::kLogits) | Bit(Command::kTokenize);
 
@@ -32,6 +33,7 @@ constexpr Subcommand kSubcommands[] = {
     {"tokenize", Command::kTokenize, "print the token ids and pieces of a text", "TEXT..."},
     {"models", Command::kModels, "list the models in Ollama's store ($OLLAMA_MODELS)", nullptr},
     {"bench", Command::kBench, "measure prompt (ppN) and generation (tgN) speed as llama-bench does", nullptr},
+    {"serve", Command::kServe, "serve the OpenAI, Ollama and llama-server HTTP APIs", nullptr},
 };
 
 using Setter = std::function<absl::Status(const std::string& value, CliOptions& o)>;
@@ -105,7 +107,7 @@ const std::vector<Flag>& Flags() {
       {{"--no-repack-cache"}, kModel | kBench, nullptr,
        "repack into memory at every load instead of keeping a copy on disk",
        [](const std::string&, CliOptions& o) { o.repack_cache = false; return absl::OkStatus(); }},
-      {{"-c", "--ctx-size"}, kGenerate | Bit(Command::kLogits), "N", "context length (default 4096; 0: the model's)",
+      {{"-c", "--ctx-size"}, kGenerate | Bit(Command::kLogits) | kServe, "N", "context length (default 4096; 0: the model's)",
        Int<uint32_t>("--ctx-size", [](CliOptions& o) -> uint32_t& { return o.context_length; }, 0)},
       {{"-p", "--prompt"}, kPrompt, "TEXT", "prompt text",
        [](const std::string& v, CliOptions& o) { o.prompt = std::string(v); return absl::OkStatus(); }},
@@ -161,6 +163,25 @@ const std::vector<Flag>& Flags() {
        IntList("--threads", [](CliOptions& o) -> std::vector<int>& { return o.thread_counts; }, 1)},
       {{"-r", "--repetitions"}, kBench, "N", "timed runs per test, after one warm-up run (default 5)",
        Int<int>("--repetitions", [](CliOptions& o) -> int& { return o.repetitions; }, 1)},
+      {{"--host"}, kServe, "ADDR", "address to listen on (default 127.0.0.1)",
+       [](const std::string& v, CliOptions& o) { o.host = v; return absl::OkStatus(); }},
+      {{"--port"}, kServe, "N", "port to listen on (default 8080; 11434 with --ollama)",
+       Int<int>("--port", [](CliOptions& o) -> int& { return o.port; }, 0)},
+      {{"--ollama"}, kServe, nullptr, "stand in for Ollama: listen on its port, 11434",
+       [](const std::string&, CliOptions& o) { o.ollama = true; return absl::OkStatus(); }},
+      {{"--api-key"}, kServe, "KEY", "require this key (Bearer or X-Api-Key; repeatable, comma-separated)",
+       [](const std::string& v, CliOptions& o) {
+         for (absl::string_view key : absl::StrSplit(v, ',', absl::SkipEmpty())) o.api_keys.emplace_back(key);
+         return absl::OkStatus();
+       }},
+      {{"--api-key-file"}, kServe, "FILE", "require one of the keys in FILE (one per line)",
+       [](const std::string& v, CliOptions& o) { o.api_key_file = v; return absl::OkStatus(); }},
+      {{"--alias", "-a"}, kServe, "NAME", "the model's name in the APIs (default: the -m name or file name)",
+       [](const std::string& v, CliOptions& o) { o.alias = v; return absl::OkStatus(); }},
+      {{"--timeout", "-to"}, kServe, "SECONDS", "socket read and write timeout (default 600)",
+       Int<int>("--timeout", [](CliOptions& o) -> int& { return o.timeout_seconds; }, 1)},
+      {{"-np", "--parallel"}, kServe, "N", "concurrent sequences (default 1; only 1 until the batching scheduler)",
+       Int<int>("--parallel", [](CliOptions& o) -> int& { return o.parallel; }, 1)},
       {{"-o", "--output"}, kBench, "md|json", "a markdown table (default) or JSON rows",
        [](const std::string& v, CliOptions& o) {
          if (v != "md" && v != "json") return BadValue("--output", v, "md or json");
@@ -198,7 +219,7 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
   }
   if (sub == nullptr) {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown command '", args[0], "' (try: run, chat, logits, tokenize, models, bench)"));
+        absl::StrCat("unknown command '", args[0], "' (try: run, chat, logits, tokenize, models, bench, serve)"));
   }
   o.command = sub->command;
   std::vector<std::string> words;

@@ -13,7 +13,7 @@
 
 namespace cpubrrr {
 
-enum class Command { kHelp, kRun, kChat, kLogits, kTokenize, kModels, kBench };
+enum class Command { kHelp, kRun, kChat, kLogits, kTokenize, kModels, kBench, kServe };
 
 struct CliOptions {
   Command command = Command::kHelp;
@@ -48,6 +48,15 @@ struct CliOptions {
   std::vector<int> n_gen = {128};     // bench -n: tgN tests; 0: none
   std::vector<int> thread_counts;     // bench -t; empty: the physical cores
   int repetitions = 5;                // bench -r
+
+  std::string host = "127.0.0.1";     // serve --host
+  int port = -1;                      // serve --port; -1: 8080, or 11434 with --ollama
+  bool ollama = false;                // serve --ollama: listen on Ollama's port
+  std::vector<std::string> api_keys;  // serve --api-key (repeatable, comma-separated)
+  std::string api_key_file;           // serve --api-key-file: one key per line
+  std::string alias;                  // serve --alias: the model's name in the APIs
+  int timeout_seconds = 600;          // serve --timeout
+  int parallel = 1;                   // serve -np
 };
 
 // Parses `args` (without the program name): a subcommand, then its flags and positional

@@ -35,6 +35,26 @@ TEST(CliOptions, RunWithLlamaCppFlags) {
   EXPECT_TRUE(o->ignore_eos);
 }
 
+TEST(CliOptions, ServeWithLlamaServerFlags) {
+  absl::StatusOr<CliOptions> o =
+      Parse({"serve", "-m", "x.gguf", "--host", "0.0.0.0", "--port", "9000", "--api-key", "a,b",
+             "--api-key", "c", "--api-key-file", "keys.txt", "--alias", "m", "--timeout", "30", "-np", "4",
+             "-c", "2048", "-t", "2", "--ollama"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->command, Command::kServe);
+  EXPECT_EQ(o->host, "0.0.0.0");
+  EXPECT_EQ(o->port, 9000);
+  EXPECT_EQ(o->api_keys, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(o->api_key_file, "keys.txt");
+  EXPECT_EQ(o->alias, "m");
+  EXPECT_EQ(o->timeout_seconds, 30);
+  EXPECT_EQ(o->parallel, 4);
+  EXPECT_EQ(o->context_length, 2048u);
+  EXPECT_TRUE(o->ollama);
+  EXPECT_FALSE(Parse({"serve", "--port", "-1"}).ok());
+  EXPECT_FALSE(Parse({"run", "--port", "9000"}).ok());
+}
+
 TEST(CliOptions, LongFormsWithEqualsAndPositionalPrompt) {
   absl::StatusOr<CliOptions> o = Parse({"run", "--model=a.gguf", "--n-predict=-1", "why", "so?"});
   ASSERT_TRUE(o.ok()) << o.status();

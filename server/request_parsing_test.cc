@@ -1,0 +1,124 @@
+// Request bodies of both APIs to engine requests: fields, defaults and the errors that
+// name the field; the key comparison.
+#include "gtest/gtest.h"
+#include "server/http_server.h"
+#include "server/ollama_api.h"
+#include "server/openai_request.h"
+
+namespace cpubrrr::server {
+namespace {
+
+Json Parse(const char* text) { return Json::parse(text); }
+
+TEST(OpenAiRequest, ChatFields) {
+  absl::StatusOr<OpenAiRequest> r = ParseChatCompletionRequest(Parse(R"({
+    "model": "x", "messages": [{"role": "system", "content": [{"type": "text", "text": "be "}, {"type": "text", "text": "brief"}]},
+                               {"role": "user", "content": "Hi"},
+                               {"role": "assistant", "content": null, "reasoning_content": "hmm"}],
+    "max_completion_tokens": 7, "temperature": 0.5, "top_p": 0.9, "top_k": 3, "min_p": 0.1, "seed": 42,
+    "stop": "END", "presence_penalty": 0.5, "stream": true, "stream_options": {"include_usage": true},
+    "logprobs": true, "top_logprobs": 2, "reasoning_effort": "high",
+    "chat_template_kwargs": {"enable_thinking": false}, "tools": [{"type": "function", "function": {"name": "f"}}]})"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  const GenerateRequest& g = r->generate;
+  ASSERT_EQ(g.chat.messages.size(), 3u);
+  EXPECT_EQ(g.chat.messages[0].content, "be brief");
+  EXPECT_EQ(g.chat.messages[2].reasoning, "hmm");
+  EXPECT_EQ(g.max_tokens, 7);
+  EXPECT_FLOAT_EQ(g.sampling.temperature, 0.5f);
+  EXPECT_EQ(g.sampling.top_k, 3);
+  EXPECT_EQ(g.sampling.seed, 42u);
+  EXPECT_EQ(g.sampling.logprobs, 2);
+  EXPECT_EQ(g.stop, std::vector<std::string>{"END"});
+  EXPECT_TRUE(r->stream && r->include_usage && r->logprobs);
+  EXPECT_EQ(g.chat.reasoning_effort, ReasoningEffort::kHigh);
+  EXPECT_FALSE(g.chat.enable_thinking);
+  EXPECT_EQ(g.chat.tools.size(), 1u);
+}
+
+TEST(OpenAiRequest, DefaultsAreLlamaCpps) {
+  absl::StatusOr<OpenAiRequest> r = ParseChatCompletionRequest(Parse(R"({"messages": [{"role": "user", "content": "Hi"}]})"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->generate.max_tokens, -1);
+  EXPECT_FLOAT_EQ(r->generate.sampling.temperature, 0.8f);
+  EXPECT_EQ(r->generate.sampling.top_k, 40);
+  EXPECT_EQ(r->generate.sampling.logprobs, -1);
+  EXPECT_FALSE(r->stream);
+}
+
+TEST(OpenAiRequest, ErrorsNameTheField) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"messages": []})", "messages"},
+      {R"({"messages": [{"role": "user", "content": "Hi"}], "temperature": "hot"})", "temperature"},
+      {R"({"messages": [{"role": "user", "content": "Hi"}], "top_p": 2})", "top_p"},
+      {R"({"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1.5})", "max_tokens"},
+      {R"({"messages": [{"role": "user", "content": "Hi"}], "n": 2})", "'n'"},
+      {R"({"messages": [{"role": "user", "content": "Hi"}], "stop": [1]})", "stop"},
+      {R"({"messages": [{"role": "user", "content": 5}]})", "messages[0].content"},
+      {R"({"messages": [{"role": "user", "content": "Hi"}], "reasoning_effort": "max"})", "reasoning_effort"},
+      {R"({"messages": [{"role": "user", "content": "Hi"}], "stream_options": {"include_usage": 1}})", "stream_options.include_usage"},
+  };
+  for (const auto& [body, field] : cases) {
+    absl::StatusOr<OpenAiRequest> r = ParseChatCompletionRequest(Parse(body));
+    ASSERT_FALSE(r.ok()) << body;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << body;
+    EXPECT_NE(r.status().message().find(field), std::string::npos) << r.status();
+  }
+  EXPECT_EQ(ParseChatCompletionRequest(Parse(R"({"messages": [{"role": "user", "content": "Hi"}], "tool_choice": "required"})"))
+                .status().code(), absl::StatusCode::kUnimplemented);
+}
+
+TEST(OpenAiRequest, CompletionTakesARawPrompt) {
+  absl::StatusOr<OpenAiRequest> r = ParseCompletionRequest(Parse(R"({"prompt": ["Once"], "logprobs": 3})"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->generate.raw_prompt, "Once");
+  EXPECT_EQ(r->generate.sampling.logprobs, 3);
+  EXPECT_FALSE(ParseCompletionRequest(Parse(R"({"prompt": 3})")).ok());
+}
+
+TEST(OllamaRequest, ChatWithOllamasDefaultsAndOptions) {
+  absl::StatusOr<OllamaRequest> r = ParseOllamaChat(Parse(R"({"model": "m", "think": "high",
+    "messages": [{"role": "user", "content": "Hi"},
+                 {"role": "assistant", "content": "", "thinking": "t", "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}]},
+                 {"role": "tool", "content": "r", "tool_name": "f"}],
+    "options": {"num_predict": 5, "top_k": 7, "stop": ["x"]}})"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->stream);
+  const GenerateRequest& g = r->generate;
+  EXPECT_EQ(g.max_tokens, 5);
+  EXPECT_EQ(g.sampling.top_k, 7);
+  EXPECT_FLOAT_EQ(g.sampling.top_p, 0.9f);
+  EXPECT_FLOAT_EQ(g.sampling.repeat_penalty, 1.1f);
+  EXPECT_EQ(g.chat.reasoning_effort, ReasoningEffort::kHigh);
+  ASSERT_EQ(g.chat.messages.size(), 3u);
+  EXPECT_EQ(g.chat.messages[1].reasoning, "t");
+  ASSERT_EQ(g.chat.messages[1].tool_calls.size(), 1u);
+  EXPECT_EQ(g.chat.messages[1].tool_calls[0].arguments, "{\"a\": 1}");
+  EXPECT_EQ(g.chat.messages[2].name, "f");
+  EXPECT_FALSE(ParseOllamaChat(Parse(R"({"model": "m", "messages": [], "options": {"top_p": "x"}})")).ok());
+  EXPECT_FALSE(ParseOllamaChat(Parse(R"({"messages": []})")).ok());
+}
+
+TEST(OllamaRequest, GenerateRawAndEmpty) {
+  absl::StatusOr<OllamaRequest> raw = ParseOllamaGenerate(Parse(R"({"model": "m", "prompt": "<|start|>", "raw": true})"));
+  ASSERT_TRUE(raw.ok());
+  EXPECT_EQ(raw->generate.raw_prompt, "<|start|>");
+  absl::StatusOr<OllamaRequest> empty = ParseOllamaGenerate(Parse(R"({"model": "m"})"));
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->load_only);
+  absl::StatusOr<OllamaRequest> chat = ParseOllamaGenerate(Parse(R"({"model": "m", "prompt": "Hi", "system": "S"})"));
+  ASSERT_TRUE(chat.ok());
+  ASSERT_EQ(chat->generate.chat.messages.size(), 2u);
+  EXPECT_EQ(chat->generate.chat.messages[0].role, "system");
+}
+
+TEST(ApiKey, ConstantTimeEquals) {
+  EXPECT_TRUE(ConstantTimeEquals("secret", "secret"));
+  EXPECT_FALSE(ConstantTimeEquals("secret", "secreT"));
+  EXPECT_FALSE(ConstantTimeEquals("secret", "secret2"));
+  EXPECT_FALSE(ConstantTimeEquals("", "x"));
+  EXPECT_TRUE(ConstantTimeEquals("", ""));
+}
+
+}  // namespace
+}  // namespace cpubrrr::server

@@ -1,0 +1,19 @@
+// The route tables, one function per API family.
+#ifndef CPUBRRR_SERVER_ROUTES_H_
+#define CPUBRRR_SERVER_ROUTES_H_
+
+#include "httplib.h"
+#include "server/server_state.h"
+
+namespace cpubrrr::server {
+
+// /v1/models, /v1/chat/completions, /v1/completions (also without /v1).
+void AddOpenAiRoutes(httplib::Server& http, ServerState& state);
+// /, /api/version, /api/tags, /api/ps, /api/show, /api/chat, /api/generate.
+void AddOllamaRoutes(httplib::Server& http, ServerState& state);
+// /health, /props, /slots, /tokenize, /detokenize, /metrics.
+void AddNativeRoutes(httplib::Server& http, ServerState& state);
+
+}  // namespace cpubrrr::server
+
+#endif  // CPUBRRR_SERVER_ROUTES_H_

@@ -1,0 +1,56 @@
+// Shared helpers of the route handlers.
+#include "server/server_state.h"
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+
+namespace cpubrrr::server {
+
+void SendOpenAiError(httplib::Response& res, const ApiError& error) {
+  res.status = error.http_status;
+  res.set_content(error.OpenAiBody(), "application/json; charset=utf-8");
+}
+
+void SendOllamaError(httplib::Response& res, const ApiError& error) {
+  res.status = error.http_status;
+  res.set_content(error.OllamaBody(), "application/json; charset=utf-8");
+}
+
+void SendJson(httplib::Response& res, const Json& body) {
+  res.status = 200;
+  res.set_content(Dump(body), "application/json; charset=utf-8");
+}
+
+absl::StatusOr<Json> ParseBody(const httplib::Request& req) {
+  Json body = Json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return absl::InvalidArgumentError("the request body is not valid JSON");
+  if (!body.is_object()) return absl::InvalidArgumentError("the request body must be a JSON object");
+  return body;
+}
+
+absl::StatusOr<uint32_t> CheckPrompt(const ServingQueue& queue, const GenerateRequest& request,
+                                     ApiError* error) {
+  absl::StatusOr<std::vector<int32_t>> prompt = queue.engine().TokenizePrompt(request);
+  if (!prompt.ok()) {
+    *error = FromStatus(prompt.status());
+    return prompt.status();
+  }
+  const uint32_t n = static_cast<uint32_t>(prompt->size()), ctx = queue.engine().context_length();
+  if (n == 0) {
+    *error = InvalidRequest("the prompt is empty");
+    return absl::InvalidArgumentError(error->message);
+  }
+  if (n > ctx) {
+    *error = ExceedsContext(n, ctx);
+    return absl::OutOfRangeError(error->message);
+  }
+  return n;
+}
+
+int64_t UnixSeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace cpubrrr::server

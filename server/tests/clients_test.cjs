@@ -1,0 +1,179 @@
+// The official OpenAI and Ollama client libraries against `cpubrrr serve` on loopback,
+// with a tiny gpt-oss model (greedy output is the same whatever shares the cache).
+// Usage: node clients_test.cjs PORT KEY ALIAS
+const OpenAI = require('openai');
+const { Ollama } = require('ollama');
+
+const [port, key, alias] = process.argv.slice(2);
+const base = `http://127.0.0.1:${port}`;
+const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: key, maxRetries: 0, timeout: 120000 });
+const ollama = new Ollama({ host: base, headers: { Authorization: `Bearer ${key}` } });
+
+let passed = 0, failed = 0;
+function check(cond, what) {
+  if (!cond) throw new Error(what);
+}
+async function test(name, fn) {
+  try {
+    await fn();
+    passed++;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e && e.stack || e}`);
+  }
+}
+const greedy = { temperature: 0, seed: 1 };
+const hello = [{ role: 'user', content: 'Say hello.' }];
+
+async function streamText(params) {
+  const stream = await openai.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
+  const chunks = [];
+  for await (const c of stream) chunks.push(c);
+  const text = chunks.map(c => (c.choices[0] && c.choices[0].delta.content) || '').join('');
+  return { chunks, text };
+}
+
+(async () => {
+  await test('openai: models.list names the served model', async () => {
+    const models = await openai.models.list();
+    check(models.data.some(m => m.id === alias), JSON.stringify(models.data));
+  });
+
+  let whole;
+  await test('openai: chat completion, whole', async () => {
+    whole = await openai.chat.completions.create({ model: alias, messages: hello, max_tokens: 8, ...greedy });
+    const c = whole.choices[0];
+    check(c.finish_reason === 'length', c.finish_reason);
+    check(typeof c.message.content === 'string' && c.message.content.length > 0, 'empty content');
+    check(whole.usage.completion_tokens === 8, JSON.stringify(whole.usage));
+    check(whole.usage.total_tokens === whole.usage.prompt_tokens + 8, JSON.stringify(whole.usage));
+  });
+
+  await test('openai: chat completion, streamed with usage, the same text', async () => {
+    const { chunks, text } = await streamText({ model: alias, messages: hello, max_tokens: 8, ...greedy });
+    check(chunks[0].choices[0].delta.role === 'assistant', 'first chunk has no role');
+    const last = chunks[chunks.length - 2], usage = chunks[chunks.length - 1];
+    check(last.choices[0].finish_reason === 'length', JSON.stringify(last));
+    check(usage.choices.length === 0 && usage.usage.completion_tokens === 8, JSON.stringify(usage));
+    // The same prompt again: all but its last token come from the cache.
+    check(usage.usage.prompt_tokens_details.cached_tokens === usage.usage.prompt_tokens - 1, JSON.stringify(usage.usage));
+    check(text === whole.choices[0].message.content, `${JSON.stringify(text)} vs ${JSON.stringify(whole.choices[0].message.content)}`);
+  });
+
+  await test('openai: completions', async () => {
+    const r = await openai.completions.create({ model: alias, prompt: 'Hello', max_tokens: 4, ...greedy });
+    check(r.choices[0].text.length > 0 && r.choices[0].finish_reason === 'length', JSON.stringify(r.choices[0]));
+    check(r.usage.completion_tokens === 4, JSON.stringify(r.usage));
+  });
+
+  await test('openai: logprobs', async () => {
+    const r = await openai.chat.completions.create({ model: alias, messages: hello, max_tokens: 5, logprobs: true, top_logprobs: 2, ...greedy });
+    const content = r.choices[0].logprobs.content;
+    check(content.length === 5, `${content.length} logprobs`);
+    for (const t of content) {
+      check(t.top_logprobs.length === 2 && t.logprob <= 0, JSON.stringify(t));
+      check(t.top_logprobs[0].logprob === t.logprob, 'greedy picks the most likely token');
+    }
+  });
+
+  await test('openai: tools and a tool round trip in the history', async () => {
+    const tools = [{ type: 'function', function: { name: 'get_weather', description: 'Weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+    const messages = [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"temp": 21}' },
+    ];
+    const plain = await openai.chat.completions.create({ model: alias, messages: messages.slice(0, 1), max_tokens: 1, ...greedy });
+    const r = await openai.chat.completions.create({ model: alias, messages, tools, max_tokens: 2, ...greedy });
+    check(r.usage.prompt_tokens > plain.usage.prompt_tokens + 20, `${r.usage.prompt_tokens} vs ${plain.usage.prompt_tokens}`);
+    const none = await openai.chat.completions.create({ model: alias, messages, tools, tool_choice: 'none', max_tokens: 1, ...greedy });
+    check(none.usage.prompt_tokens < r.usage.prompt_tokens, 'tool_choice none still shows the tools');
+  });
+
+  await test('openai: a bad field is a 400 naming it', async () => {
+    try {
+      await openai.chat.completions.create({ model: alias, messages: hello, temperature: 'hot' });
+      check(false, 'no error');
+    } catch (e) {
+      check(e instanceof OpenAI.BadRequestError, String(e));
+      check(/temperature/.test(e.message) && e.error.type === 'invalid_request_error', e.message);
+    }
+  });
+
+  await test('openai: a prompt beyond the context is exceed_context_size_error', async () => {
+    try {
+      await openai.chat.completions.create({ model: alias, messages: [{ role: 'user', content: 'word '.repeat(3000) }], max_tokens: 1 });
+      check(false, 'no error');
+    } catch (e) {
+      check(e.status === 400 && e.error.type === 'exceed_context_size_error' && e.error.n_ctx > 0, JSON.stringify(e.error));
+    }
+  });
+
+  await test('/health needs no key, the other routes do', async () => {
+    check((await fetch(`${base}/health`)).status === 200, 'health');
+    check((await fetch(`${base}/v1/models`)).status === 401, 'models without a key');
+    check((await fetch(`${base}/v1/models`, { headers: { 'X-Api-Key': key } })).status === 200, 'X-Api-Key');
+  });
+
+  await test('openai: a wrong key is 401', async () => {
+    const wrong = new OpenAI({ baseURL: `${base}/v1`, apiKey: key + 'x', maxRetries: 0 });
+    try {
+      await wrong.models.list();
+      check(false, 'no error');
+    } catch (e) {
+      check(e instanceof OpenAI.AuthenticationError, String(e));
+    }
+  });
+
+  await test('ollama: list and show', async () => {
+    const list = await ollama.list();
+    check(list.models.length === 1 && list.models[0].name === alias, JSON.stringify(list));
+    const show = await ollama.show({ model: alias });
+    check(show.model_info['gptoss.context_length'] > 0, JSON.stringify(show.model_info));
+  });
+
+  await test('ollama: chat streamed equals chat whole', async () => {
+    const options = { temperature: 0, seed: 1, num_predict: 6 };
+    const whole = await ollama.chat({ model: alias, messages: hello, options, stream: false });
+    check(whole.done && whole.done_reason === 'length' && whole.eval_count === 6, JSON.stringify(whole));
+    let text = '', last;
+    for await (const part of await ollama.chat({ model: alias, messages: hello, options, stream: true })) {
+      text += part.message.content;
+      last = part;
+    }
+    check(last.done && last.eval_count === 6 && last.prompt_eval_count > 0, JSON.stringify(last));
+    check(text === whole.message.content, `${JSON.stringify(text)} vs ${JSON.stringify(whole.message.content)}`);
+  });
+
+  await test('ollama: generate', async () => {
+    const r = await ollama.generate({ model: alias, prompt: 'Hello', options: { temperature: 0, num_predict: 4 } });
+    check(r.done && r.response.length > 0 && r.eval_count === 4, JSON.stringify(r));
+  });
+
+  await test('ollama: an unknown model is an error', async () => {
+    try {
+      await ollama.chat({ model: 'no-such-model', messages: hello });
+      check(false, 'no error');
+    } catch (e) {
+      check(/not found/.test(e.message), e.message);
+    }
+  });
+
+  await test('load: 16 concurrent streams each equal to the same request alone', async () => {
+    const prompts = Array.from({ length: 16 }, (_, i) => [{ role: 'user', content: `Count to ${i}.` }]);
+    const together = await Promise.all(prompts.map(m => streamText({ model: alias, messages: m, max_tokens: 12, ...greedy })));
+    for (let i = 0; i < prompts.length; i++) {
+      const alone = await openai.chat.completions.create({ model: alias, messages: prompts[i], max_tokens: 12, ...greedy });
+      const usage = together[i].chunks[together[i].chunks.length - 1].usage;
+      check(usage.completion_tokens === 12, `stream ${i}: ${JSON.stringify(usage)}`);
+      check(together[i].text === alone.choices[0].message.content, `stream ${i} differs from its solo run`);
+    }
+    const health = await fetch(`${base}/health`);
+    check(health.status === 200, `health ${health.status}`);
+  });
+
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})();

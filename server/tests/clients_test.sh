@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Starts `cpubrrr serve` on a free loopback port with a tiny gpt-oss model and an API key,
+# runs the official clients against it (clients_test.cjs), then stops it with SIGTERM: it
+# must exit 0 within 10 s.
+set -uo pipefail
+driver="$1"
+synth="$2"
+tokenizer="$3"
+clients="$4"  # node_modules holding openai and ollama
+script="$5"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+"$synth" --shape=gpt-oss-tiny --tokenizer="$tokenizer" --out="$tmp/tiny.gguf" 2>/dev/null || { echo "FAIL synth"; exit 1; }
+XDG_CACHE_HOME="$tmp/cache" "$driver" serve -m "$tmp/tiny.gguf" --port 0 --api-key secret -c 1024 --alias tiny \
+  2>"$tmp/serve.err" &
+pid=$!
+port=""
+for _ in $(seq 1 100); do
+  port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$tmp/serve.err" | grep -o '[0-9]*$')
+  [ -n "$port" ] && grep -q 'serve: ready' "$tmp/serve.err" && break
+  sleep 0.1
+done
+if [ -z "$port" ]; then echo "FAIL the server did not start"; cat "$tmp/serve.err"; kill "$pid"; exit 1; fi
+NODE_PATH="$clients" node "$script" "$port" secret tiny
+rc=$?
+kill -TERM "$pid"
+for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then echo "FAIL still running 10 s after SIGTERM"; kill -9 "$pid"; exit 1; fi
+wait "$pid"
+stop_rc=$?
+[ "$stop_rc" = 0 ] || { echo "FAIL exit $stop_rc after SIGTERM"; cat "$tmp/serve.err"; rc=1; }
+exit "$rc"
