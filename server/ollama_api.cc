@@ -63,13 +63,7 @@ absl::Status ReadCommon(const Json& body, OllamaRequest& r) {
     if (think.is_boolean()) {
       chat.enable_thinking = think.get<bool>();
       if (!chat.enable_thinking) chat.reasoning_effort = ReasoningEffort::kLow;  // gpt-oss always reasons
-    } else if (think == "low") {
-      chat.reasoning_effort = ReasoningEffort::kLow;
-    } else if (think == "medium") {
-      chat.reasoning_effort = ReasoningEffort::kMedium;
-    } else if (think == "high") {
-      chat.reasoning_effort = ReasoningEffort::kHigh;
-    } else {
+    } else if (!think.is_string() || !ReasoningEffortFromName(think.get<std::string>(), chat.reasoning_effort)) {
       return f.Bad("think", "a boolean or one of low, medium, high");
     }
   }

@@ -14,15 +14,8 @@ absl::Status ReadReasoningEffort(const JsonFields& f, const char* key, ChatReque
   std::string effort;
   if (absl::Status s = f.String(key, effort); !s.ok()) return s;
   if (effort.empty()) return absl::OkStatus();
-  if (effort == "low" || effort == "minimal") {
-    chat.reasoning_effort = ReasoningEffort::kLow;
-  } else if (effort == "medium") {
-    chat.reasoning_effort = ReasoningEffort::kMedium;
-  } else if (effort == "high") {
-    chat.reasoning_effort = ReasoningEffort::kHigh;
-  } else {
-    return f.Bad(key, "one of minimal, low, medium, high");
-  }
+  if (effort == "minimal") effort = "low";  // OpenAI's lowest; gpt-oss's lowest is low
+  if (!ReasoningEffortFromName(effort, chat.reasoning_effort)) return f.Bad(key, "one of minimal, low, medium, high");
   return absl::OkStatus();
 }
 

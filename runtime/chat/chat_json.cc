@@ -79,11 +79,7 @@ absl::StatusOr<ChatRequest> ChatRequestFromJson(const Json& json) {
   }
   std::string effort;
   if (absl::Status s = ReadString(json, "reasoning_effort", effort); !s.ok()) return s;
-  if (effort == "low") {
-    r.reasoning_effort = ReasoningEffort::kLow;
-  } else if (effort == "high") {
-    r.reasoning_effort = ReasoningEffort::kHigh;
-  } else if (!effort.empty() && effort != "medium") {
+  if (!effort.empty() && !ReasoningEffortFromName(effort, r.reasoning_effort)) {
     return absl::InvalidArgumentError("chat json: unknown reasoning_effort '" + effort + "'");
   }
   const std::pair<const char*, bool*> flags[] = {{"enable_thinking", &r.enable_thinking},

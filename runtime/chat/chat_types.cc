@@ -15,4 +15,14 @@ const char* ReasoningEffortName(ReasoningEffort effort) {
   return "medium";
 }
 
+bool ReasoningEffortFromName(const std::string& name, ReasoningEffort& effort) {
+  for (ReasoningEffort e : {ReasoningEffort::kLow, ReasoningEffort::kMedium, ReasoningEffort::kHigh}) {
+    if (name == ReasoningEffortName(e)) {
+      effort = e;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace cpubrrr

@@ -34,6 +34,8 @@ enum class ReasoningEffort { kLow, kMedium, kHigh };
 
 // Returns "low", "medium" or "high".
 const char* ReasoningEffortName(ReasoningEffort effort);
+// Sets `effort` from "low", "medium" or "high"; returns false for any other name.
+bool ReasoningEffortFromName(const std::string& name, ReasoningEffort& effort);
 
 // Everything a prompt renderer needs. `tools` are OpenAI-style entries
 // {"type": "function", "function": {"name", "description", "parameters": <JSON schema>}};

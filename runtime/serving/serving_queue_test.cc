@@ -31,6 +31,26 @@ GenerateRequest Hi() {
   return r;
 }
 
+// A request that runs on `queue` until Release(), holding the engine.
+class HeldRequest {
+ public:
+  explicit HeldRequest(ServingQueue& queue) : released_(release_.get_future().share()) {
+    GenerateCallbacks hold;
+    hold.on_token = [released = released_](const SampleResult&) { released.wait(); };
+    result_ = std::async(std::launch::async, [&queue, hold] { return queue.Generate(Hi(), hold); });
+    while (queue.stats().running == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  absl::StatusOr<GenerateResult> Release() {
+    release_.set_value();
+    return result_.get();
+  }
+
+ private:
+  std::promise<void> release_;
+  std::shared_future<void> released_;
+  std::future<absl::StatusOr<GenerateResult>> result_;
+};
+
 // Waits until `queue` shows `waiting` waiting requests.
 void AwaitWaiting(const ServingQueue& queue, uint32_t waiting) {
   while (queue.stats().waiting != waiting) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -38,18 +58,12 @@ void AwaitWaiting(const ServingQueue& queue, uint32_t waiting) {
 
 TEST(ServingQueue, OneRunsOthersWaitBeyondThatTheyAreRefused) {
   std::unique_ptr<ServingQueue> queue = MakeQueue(1);
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  GenerateCallbacks hold;
-  hold.on_token = [released](const SampleResult&) { released.wait(); };
-  auto first = std::async(std::launch::async, [&] { return queue->Generate(Hi(), hold); });
-  while (queue->stats().running == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  HeldRequest first(*queue);
   auto second = std::async(std::launch::async, [&] { return queue->Generate(Hi(), {}); });
   AwaitWaiting(*queue, 1);
   absl::StatusOr<GenerateResult> third = queue->Generate(Hi(), {});
   EXPECT_EQ(third.status().code(), absl::StatusCode::kUnavailable) << third.status();
-  release.set_value();
-  ASSERT_TRUE(first.get().ok());
+  ASSERT_TRUE(first.Release().ok());
   absl::StatusOr<GenerateResult> r = second.get();
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->timings.generated_tokens, 3u);
@@ -62,12 +76,7 @@ TEST(ServingQueue, OneRunsOthersWaitBeyondThatTheyAreRefused) {
 
 TEST(ServingQueue, AWaitingRequestCanBeCancelled) {
   std::unique_ptr<ServingQueue> queue = MakeQueue(4);
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  GenerateCallbacks hold;
-  hold.on_token = [released](const SampleResult&) { released.wait(); };
-  auto first = std::async(std::launch::async, [&] { return queue->Generate(Hi(), hold); });
-  while (queue->stats().running == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  HeldRequest first(*queue);
   std::atomic<bool> cancel{false};
   GenerateCallbacks cancellable;
   cancellable.cancelled = [&cancel] { return cancel.load(); };
@@ -76,8 +85,7 @@ TEST(ServingQueue, AWaitingRequestCanBeCancelled) {
   cancel = true;
   EXPECT_EQ(waiting.get().status().code(), absl::StatusCode::kCancelled);
   EXPECT_EQ(queue->stats().waiting, 0u);
-  release.set_value();
-  EXPECT_TRUE(first.get().ok());
+  EXPECT_TRUE(first.Release().ok());
   EXPECT_TRUE(queue->Generate(Hi(), {}).ok());
 }
 
