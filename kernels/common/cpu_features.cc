@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 
+#include "hwy/targets.h"
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #elif defined(__aarch64__)
@@ -69,6 +71,11 @@ CpuFeatures Detect() {
 #endif
   if (const char* mask = std::getenv("CPUBRRR_CPU_MASK")) {
     f &= static_cast<CpuFeatures>(std::strtoul(mask, nullptr, 16));
+#if defined(__x86_64__)
+    // Highway picks its targets itself: keep it off AVX-512 too, so a masked run takes
+    // the path a CPU without AVX-512 takes.
+    if (!(f & kCpuAvx512)) hwy::DisableTargets(HWY_AVX3 | HWY_AVX3_DL);
+#endif
   }
   return f;
 }

@@ -35,8 +35,8 @@ struct Mxfp4Kernels {
   bool gemm_is_oracle;
 };
 
-// Entry points of the variant libraries (:mxfp4_ref, :mxfp4_hwy, :mxfp4_avx512 on
-// x86-64, :mxfp4_neon and :mxfp4_sme on aarch64). Declared for every target; only
+// Entry points of the variant libraries (:mxfp4_ref, :mxfp4_hwy, :mxfp4_avx2 and
+// :mxfp4_avx512 on x86-64, :mxfp4_neon and :mxfp4_sme on aarch64). Declared for every target; only
 // built ones exist.
 void GemvMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y);
@@ -49,6 +49,12 @@ void GemvMxfp4Hwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const Blo
 void GemmMxfp4Hwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
+
+void GemvMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                   size_t n_blocks, float* y);
+void GemmMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                   size_t y_stride);
 
 void GemvMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y);

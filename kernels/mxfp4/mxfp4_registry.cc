@@ -13,6 +13,7 @@ constexpr Mxfp4Kernels kVariants[] = {
 #endif
 #if defined(__x86_64__)
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvMxfp4Avx512, GemmMxfp4Avx512, true},
+    {"avx2", kCpuAvx2, GemvMxfp4Avx2, GemmMxfp4Avx2, false},
 #endif
     {"hwy", kCpuNone, GemvMxfp4Hwy, GemmMxfp4Hwy, false},
     {"ref", kCpuNone, GemvMxfp4Ref, GemmMxfp4Ref, true},

@@ -45,7 +45,7 @@ struct Q8_0Kernels {
   bool gemm_is_oracle;
 };
 
-// Entry points of the variant libraries (:q8_0_ref, :q8_0_hwy, :q8_0_avx512 on x86-64,
+// Entry points of the variant libraries (:q8_0_ref, :q8_0_hwy, :q8_0_avx2 and :q8_0_avx512 on x86-64,
 // :q8_0_neon and :q8_0_sme on aarch64). Declared for every target; only built ones are
 // defined.
 void QuantizeQ8_0Ref(const float* x, BlockQ8_0* y, size_t n_blocks);
@@ -61,6 +61,12 @@ void GemvQ8_0Hwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const Block
 void GemmQ8_0Hwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                  size_t y_stride);
+
+void GemvQ8_0Avx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t n_blocks, float* y);
+void GemmQ8_0Avx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                  size_t y_stride);
 
 void QuantizeQ8_0Avx512(const float* x, BlockQ8_0* y, size_t n_blocks);
 void GemvQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,

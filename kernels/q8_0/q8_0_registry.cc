@@ -14,6 +14,8 @@ constexpr Q8_0Kernels kVariants[] = {
 #if defined(__x86_64__)
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, GemvQ8_0Avx512,
      GemmQ8_0Avx512, true},
+    // The quantizer is Highway's, whose AVX2 target this CPU runs.
+    {"avx2", kCpuAvx2, QuantizeQ8_0Hwy, GemvQ8_0Avx2, GemmQ8_0Avx2, false},
 #endif
     {"hwy", kCpuNone, QuantizeQ8_0Hwy, GemvQ8_0Hwy, GemmQ8_0Hwy, false},
     {"ref", kCpuNone, QuantizeQ8_0Ref, GemvQ8_0Ref, GemmQ8_0Ref, true},

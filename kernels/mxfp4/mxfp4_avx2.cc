@@ -1,0 +1,82 @@
+// AVX2 MXFP4 x Q8_0 gemv and gemm in ggml's AVX2 order: per row and token, blocks in
+// pairs on two accumulators (nibbles looked up with vpshufb), an odd last block added in
+// scalar code. The gemm decodes each weight block once for up to four tokens and gives
+// each token the gemv's bits.
+#include <immintrin.h>
+
+#include "kernels/common/avx2_dot-inl.h"
+#include "kernels/mxfp4/e8m0_table.h"
+#include "kernels/mxfp4/mxfp4_kernels.h"
+
+namespace cpubrrr {
+namespace {
+
+// Doubled E2M1 values by code (MODEL_SPEC.md section 1); kE8m0Half halves them back.
+alignas(16) constexpr int8_t kDoubled[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+
+// The 32 doubled values of a block: low nibbles (elements 0-15), then high ones (16-31).
+inline __m256i Weights(const BlockMxfp4& b, __m128i table, __m128i low4) {
+  const __m128i q = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
+  const __m128i lo = _mm_shuffle_epi8(table, _mm_and_si128(q, low4));
+  const __m128i hi = _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi16(q, 4), low4));
+  return _mm256_set_m128i(hi, lo);
+}
+
+inline __m256i Quants(const BlockQ8_0& x) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.qs)); }
+
+inline float Scale(const BlockMxfp4& w, const BlockQ8_0& x) { return avx2::HalfToFloat(x.d) * kE8m0Half.v[w.e]; }
+
+// y[t * y_stride] = dot(row, x + t * x_stride) for t < T.
+template <int T>
+void RowTile(const BlockMxfp4* row, const BlockQ8_0* x, size_t x_stride, size_t n_blocks, float* y,
+             size_t y_stride) {
+  const __m128i table = _mm_load_si128(reinterpret_cast<const __m128i*>(kDoubled));
+  const __m128i low4 = _mm_set1_epi8(0x0F);
+  __m256 even[T], odd[T];
+  for (int t = 0; t < T; ++t) even[t] = odd[t] = _mm256_setzero_ps();
+  size_t b = 0;
+  for (; b + 1 < n_blocks; b += 2) {
+    const __m256i w0 = Weights(row[b], table, low4), w1 = Weights(row[b + 1], table, low4);
+    for (int t = 0; t < T; ++t) {
+      const BlockQ8_0* xt = x + t * x_stride;
+      even[t] = _mm256_fmadd_ps(_mm256_set1_ps(Scale(row[b], xt[b])),
+                                _mm256_cvtepi32_ps(avx2::SignedDot(w0, Quants(xt[b]))), even[t]);
+      odd[t] = _mm256_fmadd_ps(_mm256_set1_ps(Scale(row[b + 1], xt[b + 1])),
+                               _mm256_cvtepi32_ps(avx2::SignedDot(w1, Quants(xt[b + 1]))), odd[t]);
+    }
+  }
+  for (int t = 0; t < T; ++t) {
+    const BlockQ8_0* xt = x + t * x_stride;
+    float sum = avx2::SumLanes(_mm256_add_ps(even[t], odd[t]));
+    if (b < n_blocks) {
+      int32_t isum = 0;
+      for (int j = 0; j < 16; ++j) {
+        isum += kDoubled[row[b].qs[j] & 0x0F] * xt[b].qs[j] + kDoubled[row[b].qs[j] >> 4] * xt[b].qs[j + 16];
+      }
+      sum += Scale(row[b], xt[b]) * static_cast<float>(isum);
+    }
+    y[t * y_stride] = sum;
+  }
+}
+
+}  // namespace
+
+void GemvMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                   size_t n_blocks, float* y) {
+  for (size_t r = 0; r < rows; ++r) RowTile<1>(w + r * row_stride, x, 0, n_blocks, y + r, 0);
+}
+
+void GemmMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  constexpr size_t kTile = 4;  // tokens sharing a decoded block: 8 accumulators
+  for (size_t r = 0; r < rows; ++r) {
+    const BlockMxfp4* row = w + r * row_stride;
+    size_t t = 0;
+    for (; t + kTile <= n_tokens; t += kTile) {
+      RowTile<kTile>(row, x + t * x_stride, x_stride, n_blocks, y + t * y_stride + r, y_stride);
+    }
+    for (; t < n_tokens; ++t) RowTile<1>(row, x + t * x_stride, 0, n_blocks, y + t * y_stride + r, 0);
+  }
+}
+
+}  // namespace cpubrrr

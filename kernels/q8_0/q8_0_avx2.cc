@@ -1,0 +1,52 @@
+// AVX2 Q8_0 x Q8_0 gemv and gemm in ggml's AVX2 order: per row and token, one accumulator
+// over the blocks, then the horizontal sum. The gemm reads each weight block once for up
+// to four tokens and gives each token the gemv's bits.
+#include <immintrin.h>
+
+#include "kernels/common/avx2_dot-inl.h"
+#include "kernels/q8_0/q8_0_kernels.h"
+
+namespace cpubrrr {
+namespace {
+
+inline __m256i Quants(const BlockQ8_0& b) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qs)); }
+
+// y[t * y_stride] = dot(row, x + t * x_stride) for t < T.
+template <int T>
+void RowTile(const BlockQ8_0* row, const BlockQ8_0* x, size_t x_stride, size_t n_blocks, float* y,
+             size_t y_stride) {
+  __m256 acc[T];
+  for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const __m256i w = Quants(row[b]);
+    const float dw = avx2::HalfToFloat(row[b].d);
+    for (int t = 0; t < T; ++t) {
+      const BlockQ8_0& xb = x[t * x_stride + b];
+      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(dw * avx2::HalfToFloat(xb.d)),
+                               _mm256_cvtepi32_ps(avx2::SignedDot(w, Quants(xb))), acc[t]);
+    }
+  }
+  for (int t = 0; t < T; ++t) y[t * y_stride] = avx2::SumLanes(acc[t]);
+}
+
+}  // namespace
+
+void GemvQ8_0Avx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t n_blocks, float* y) {
+  for (size_t r = 0; r < rows; ++r) RowTile<1>(w + r * row_stride, x, 0, n_blocks, y + r, 0);
+}
+
+void GemmQ8_0Avx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  constexpr size_t kTile = 4;
+  for (size_t r = 0; r < rows; ++r) {
+    const BlockQ8_0* row = w + r * row_stride;
+    size_t t = 0;
+    for (; t + kTile <= n_tokens; t += kTile) {
+      RowTile<kTile>(row, x + t * x_stride, x_stride, n_blocks, y + t * y_stride + r, y_stride);
+    }
+    for (; t < n_tokens; ++t) RowTile<1>(row, x + t * x_stride, 0, n_blocks, y + t * y_stride + r, 0);
+  }
+}
+
+}  // namespace cpubrrr
