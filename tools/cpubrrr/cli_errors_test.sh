@@ -49,6 +49,14 @@ expect_error bad_value "invalid value 'x' for --n-predict" "${cpubrrr[@]}" run -
 expect_error unknown_command "unknown command 'fly'" "${cpubrrr[@]}" fly
 expect_error not_in_store "nosuch:7b is not in the Ollama store" "${cpubrrr[@]}" run -m nosuch:7b -p hi
 expect_error unknown_arch "unknown architecture 'llama'" "${cpubrrr[@]}" run -m "$tmp/llama.gguf" -p hi
+expect_error serve_missing_file "no-such.gguf" "${cpubrrr[@]}" serve -m "$tmp/no-such.gguf" --port 0
+expect_error serve_bad_key_file "cannot read the API key file" "${cpubrrr[@]}" serve -m "$tmp/llama.gguf" --port 0 --api-key-file "$tmp/no-keys"
+# A model that fails to load after the server listens: the error, exit 1, no hang.
+timeout 20 "${cpubrrr[@]}" serve -m "$tmp/llama.gguf" --port 0 >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+if [ "$rc" != 1 ] || ! grep -q "unknown architecture 'llama'" "$tmp/err"; then
+  echo "FAIL serve_unloadable: rc=$rc"; cat "$tmp/err"; failures=$((failures + 1))
+fi
 expect_error ollama_unknown_arch "unknown architecture 'llama'" "${fake[@]}" run -m tiny -p hi
 expect_error not_built "gpt-oss forward pass is not built into this binary" "${qwen3[@]}" run -m "$tmp/gptoss.gguf" -p hi
 expect_error no_tokenizer "tokenizer.ggml.model" "${cpubrrr[@]}" run -m "$tmp/gptoss.gguf" -p hi

@@ -4,10 +4,15 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <future>
 #include <string>
+#include <thread>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -85,6 +90,20 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   so.timeout_seconds = options.timeout_seconds;
   server::HttpServer http(so);
   if (absl::Status s = http.Listen(); !s.ok()) return s;
+  // A stop signal while the model loads ends the process at once (nothing is served yet);
+  // later it stops the server.
+  std::atomic<bool> serving{false}, abandoned{false};
+  std::promise<int> stop;
+  std::thread waiter([&] {
+    int signal_number = 0;
+    sigwait(&stop_signals, &signal_number);
+    if (abandoned.load()) return;
+    if (!serving.load()) {
+      std::fprintf(stderr, "serve: signal %d while loading: exiting\n", signal_number);
+      std::_Exit(0);
+    }
+    stop.set_value(signal_number);
+  });
   std::fprintf(stderr, "serve: listening on http://%s:%d (model loading)\n", so.host.c_str(), http.port());
   if (options.parallel > 1) {
     std::fprintf(stderr, "serve: -np %d: requests are served one at a time for now (the batching scheduler is not built yet)\n",
@@ -94,7 +113,12 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   CliOptions model_options = options;
   model_options.model = source->path;
   absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(model_options, factories);
-  if (!engine.ok()) return engine.status();
+  if (!engine.ok()) {
+    abandoned.store(true);
+    kill(getpid(), SIGTERM);  // releases the signal thread
+    waiter.join();
+    return engine.status();
+  }
   server::ModelCard card;
   card.path = source->path;
   const ModelInfo& info = (*engine)->model().info();
@@ -108,10 +132,11 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   struct stat st;
   if (stat(source->path.c_str(), &st) == 0) card.modified = st.st_mtime;
   http.Serve(std::make_unique<ServingQueue>(*std::move(engine), so.max_waiting), card);
+  serving.store(true);
   std::fprintf(stderr, "serve: ready: %s as '%s', context %u\n", source->path.c_str(), so.alias.c_str(), card.n_ctx);
 
-  int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
+  const int signal_number = stop.get_future().get();
+  waiter.join();
   std::fprintf(stderr, "serve: signal %d: stopping\n", signal_number);
   http.Stop();
   return absl::OkStatus();
