@@ -63,11 +63,11 @@ if [ ! -f "$stamp" ]; then
 fi
 
 # The official API clients the server is tested with, beside the references.
-clients_stamp="$refs/.stamp-clients-1"
+clients_stamp="$refs/.stamp-clients-2"
 if [ ! -f "$clients_stamp" ]; then
   echo "setup: installing API client packages into $refs/clients"
   rm -rf "$refs/clients" && mkdir -p "$refs/clients"
   npm install --silent --no-save --no-audit --no-fund --prefix "$refs/clients" \
-    openai@6.30.1 ollama@0.6.4
+    openai@6.30.1 ollama@0.6.4 @anthropic-ai/sdk@1.15.0
   touch "$clients_stamp"
 fi

@@ -15,6 +15,15 @@ std::string ApiError::OllamaBody() const {
   return Dump(Json{{"error", message}});
 }
 
+std::string ApiError::AnthropicBody() const {
+  const std::string anthropic_type = http_status == 401   ? "authentication_error"
+                                     : http_status == 404 ? "not_found_error"
+                                     : http_status == 503 ? "overloaded_error"
+                                     : http_status >= 500 ? "api_error"
+                                                          : "invalid_request_error";
+  return Dump(Json{{"type", "error"}, {"error", {{"type", anthropic_type}, {"message", message}}}});
+}
+
 ApiError InvalidRequest(const std::string& message) { return {400, "invalid_request_error", message}; }
 ApiError NotFound(const std::string& message) { return {404, "not_found_error", message}; }
 ApiError Unauthorized() { return {401, "authentication_error", "Invalid API Key"}; }

@@ -19,6 +19,8 @@ struct ApiError {
   std::string OpenAiBody() const;
   // {"error": "message"}
   std::string OllamaBody() const;
+  // {"type": "error", "error": {"type", "message"}} with Anthropic's types.
+  std::string AnthropicBody() const;
 };
 
 ApiError InvalidRequest(const std::string& message);

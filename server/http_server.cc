@@ -11,6 +11,14 @@ namespace cpubrrr::server {
 namespace {
 
 bool IsOllamaPath(const std::string& path) { return absl::StartsWith(path, "/api/"); }
+bool IsAnthropicPath(const std::string& path) { return absl::StartsWith(path, "/v1/messages"); }
+
+// Answers `error` in the envelope of the API `path` belongs to.
+void SendError(const std::string& path, httplib::Response& res, const ApiError& error) {
+  if (IsOllamaPath(path)) return SendOllamaError(res, error);
+  if (IsAnthropicPath(path)) return SendAnthropicError(res, error);
+  SendOpenAiError(res, error);
+}
 
 }  // namespace
 
@@ -39,15 +47,15 @@ HttpServer::HttpServer(ServerOptions options) {
     const ApiError error = res.status == 404 ? NotFound(absl::StrCat("no route ", req.method, " ", req.path))
                            : res.status == 413 ? ApiError{413, "invalid_request_error", "the request body is too large"}
                                                : ApiError{res.status, "invalid_request_error", "bad request"};
-    IsOllamaPath(req.path) ? SendOllamaError(res, error) : SendOpenAiError(res, error);
+    SendError(req.path, res, error);
   });
   http_.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
-    const ApiError error{500, "server_error", "internal error"};
-    IsOllamaPath(req.path) ? SendOllamaError(res, error) : SendOpenAiError(res, error);
+    SendError(req.path, res, ApiError{500, "server_error", "internal error"});
   });
   AddNativeRoutes(http_, state_);
   AddOpenAiRoutes(http_, state_);
   AddOllamaRoutes(http_, state_);
+  AddAnthropicRoutes(http_, state_);
 }
 
 HttpServer::~HttpServer() { Stop(); }
@@ -63,7 +71,7 @@ httplib::Server::HandlerResponse HttpServer::CheckKey(const httplib::Request& re
   bool ok = false;
   for (const std::string& key : keys) ok |= ConstantTimeEquals(given, key);
   if (ok) return httplib::Server::HandlerResponse::Unhandled;
-  IsOllamaPath(req.path) ? SendOllamaError(res, Unauthorized()) : SendOpenAiError(res, Unauthorized());
+  SendError(req.path, res, Unauthorized());
   return httplib::Server::HandlerResponse::Handled;
 }
 

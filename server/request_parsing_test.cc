@@ -1,6 +1,7 @@
 // Request bodies of both APIs to engine requests: fields, defaults and the errors that
 // name the field; the key comparison.
 #include "gtest/gtest.h"
+#include "server/anthropic_api.h"
 #include "server/http_server.h"
 #include "server/ollama_api.h"
 #include "server/openai_request.h"
@@ -110,6 +111,32 @@ TEST(OllamaRequest, GenerateRawAndEmpty) {
   ASSERT_TRUE(chat.ok());
   ASSERT_EQ(chat->generate.chat.messages.size(), 2u);
   EXPECT_EQ(chat->generate.chat.messages[0].role, "system");
+}
+
+TEST(AnthropicRequest, BlocksToChatMessages) {
+  absl::StatusOr<AnthropicRequest> r = ParseAnthropicMessages(Parse(R"({
+    "model": "m", "max_tokens": 9, "system": [{"type": "text", "text": "S"}], "stop_sequences": ["x"],
+    "messages": [{"role": "user", "content": "Hi"},
+                 {"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}, {"type": "text", "text": "a"},
+                                                   {"type": "tool_use", "id": "u1", "name": "f", "input": {"k": 2}}]},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "u1", "content": "r"}]}],
+    "tools": [{"name": "f", "input_schema": {"type": "object"}}], "thinking": {"type": "disabled"}})"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<ChatMessage>& m = r->generate.chat.messages;
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_EQ(m[0].role, "system");
+  EXPECT_EQ(m[2].reasoning, "t");
+  EXPECT_EQ(m[2].content, "a");
+  ASSERT_EQ(m[2].tool_calls.size(), 1u);
+  EXPECT_EQ(m[2].tool_calls[0].arguments, "{\"k\": 2}");
+  EXPECT_EQ(m[3].role, "tool");
+  EXPECT_EQ(m[3].tool_call_id, "u1");
+  EXPECT_EQ(r->generate.max_tokens, 9);
+  EXPECT_FALSE(r->generate.chat.enable_thinking);
+  ASSERT_EQ(r->generate.chat.tools.size(), 1u);
+  EXPECT_EQ(r->generate.chat.tools[0]["function"]["name"], "f");
+  EXPECT_FALSE(ParseAnthropicMessages(Parse(R"({"messages": [{"role": "user", "content": "Hi"}]})")).ok());
+  EXPECT_FALSE(ParseAnthropicMessages(Parse(R"({"max_tokens": 1, "messages": [{"role": "system", "content": "x"}]})")).ok());
 }
 
 TEST(ApiKey, ConstantTimeEquals) {

@@ -17,6 +17,11 @@ void SendOllamaError(httplib::Response& res, const ApiError& error) {
   res.set_content(error.OllamaBody(), "application/json; charset=utf-8");
 }
 
+void SendAnthropicError(httplib::Response& res, const ApiError& error) {
+  res.status = error.http_status;
+  res.set_content(error.AnthropicBody(), "application/json; charset=utf-8");
+}
+
 void SendJson(httplib::Response& res, const Json& body) {
   res.status = 200;
   res.set_content(Dump(body), "application/json; charset=utf-8");

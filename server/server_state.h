@@ -50,6 +50,7 @@ struct ServerState {
 // Writes an error as JSON with its HTTP status.
 void SendOpenAiError(httplib::Response& res, const ApiError& error);
 void SendOllamaError(httplib::Response& res, const ApiError& error);
+void SendAnthropicError(httplib::Response& res, const ApiError& error);
 void SendJson(httplib::Response& res, const Json& body);
 
 // Parses the request body as JSON; fails with InvalidArgument saying where it broke.

@@ -1,13 +1,15 @@
-// The official OpenAI and Ollama client libraries against `cpubrrr serve` on loopback,
+// The official OpenAI, Ollama and Anthropic client libraries against `cpubrrr serve` on loopback,
 // with a tiny gpt-oss model (greedy output is the same whatever shares the cache).
 // Usage: node clients_test.cjs PORT KEY ALIAS
 const OpenAI = require('openai');
 const { Ollama } = require('ollama');
+const Anthropic = require('@anthropic-ai/sdk');
 
 const [port, key, alias] = process.argv.slice(2);
 const base = `http://127.0.0.1:${port}`;
 const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: key, maxRetries: 0, timeout: 120000 });
 const ollama = new Ollama({ host: base, headers: { Authorization: `Bearer ${key}` } });
+const anthropic = new Anthropic({ baseURL: base, apiKey: key, maxRetries: 0 });
 
 let passed = 0, failed = 0;
 function check(cond, what) {
@@ -158,6 +160,39 @@ async function streamText(params) {
       check(false, 'no error');
     } catch (e) {
       check(/not found/.test(e.message), e.message);
+    }
+  });
+
+  await test('anthropic: a message whole and streamed, the same text', async () => {
+    const params = { model: alias, max_tokens: 6, temperature: 0, system: 'Be brief.', messages: hello };
+    const whole = await anthropic.messages.create(params);
+    check(whole.type === 'message' && whole.stop_reason === 'max_tokens', JSON.stringify(whole));
+    check(whole.usage.output_tokens === 6, JSON.stringify(whole.usage));
+    const text = whole.content.filter(b => b.type === 'text').map(b => b.text).join('');
+    let streamed = '';
+    const events = [];
+    for await (const e of await anthropic.messages.create({ ...params, stream: true })) {
+      events.push(e.type);
+      if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') streamed += e.delta.text;
+    }
+    check(events[0] === 'message_start' && events[events.length - 1] === 'message_stop', events.join(','));
+    check(events.includes('message_delta') && events.includes('content_block_start'), events.join(','));
+    check(streamed === text, `${JSON.stringify(streamed)} vs ${JSON.stringify(text)}`);
+  });
+
+  await test('anthropic: tool use and results in the history, and errors', async () => {
+    const tools = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const r = await anthropic.messages.create({ model: alias, max_tokens: 2, temperature: 0, tools, messages: [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '21 C' }] },
+    ] });
+    check(r.usage.input_tokens > 40, JSON.stringify(r.usage));
+    try {
+      await anthropic.messages.create({ model: alias, max_tokens: 0, messages: hello });
+      check(false, 'no error');
+    } catch (e) {
+      check(e instanceof Anthropic.BadRequestError && /max_tokens/.test(e.message), String(e));
     }
   });
 
