@@ -1,5 +1,6 @@
-// AVX2 helpers shared by the int8 block-dot variants (compile with -mavx2 -mfma -mf16c):
-// a signed int8 dot by pairs and the float horizontal sum, both in ggml's x86 order.
+// AVX2 helpers shared by the int8 block-dot variants (compile with -mavx2 -mf16c, and
+// -mfma where they use FMA): a signed int8 dot by pairs and the horizontal sums (the
+// float one in ggml's x86 order), loads, fp16 scales.
 #ifndef CPUBRRR_KERNELS_COMMON_AVX2_DOT_INL_H_
 #define CPUBRRR_KERNELS_COMMON_AVX2_DOT_INL_H_
 
@@ -16,6 +17,17 @@ inline __m256i SignedDot(__m256i w, __m256i x) {
   const __m256i pairs = _mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w));
   return _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
 }
+
+// Returns the sum of the eight int32 lanes.
+inline int32_t SumInt32(__m256i v) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+  return _mm_cvtsi128_si32(s);
+}
+
+// Returns 32 bytes loaded from `p` (any alignment).
+inline __m256i Load(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 
 // Returns the fp16 `h` as a float (F16C: exact, as quant/fp16.h's Fp16ToFp32, inline).
 inline float HalfToFloat(uint16_t h) { return _cvtsh_ss(h); }

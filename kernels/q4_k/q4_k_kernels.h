@@ -25,7 +25,7 @@ using Q4KGemmFn = void (*)(const BlockQ4K* w, size_t row_stride, size_t rows, co
                            size_t y_stride);
 
 struct Q4KKernels {
-  const char* name;   // "avx512_vnni", "sme", "neon_dot", "hwy", "ref"
+  const char* name;   // "avx512_vnni", "avx2", "sme", "neon_dot", "hwy", "ref"
   uint32_t required;  // CpuFeature bits (kernels/common/cpu_features.h) the variant needs
   Q4KGemvFn gemv;
   Q4KGemmFn gemm;

@@ -6,6 +6,7 @@
 #include "kernels/q4_k/q4_k_hwy.h"
 #include "kernels/q4_k/q4_k_ref.h"
 #if defined(__x86_64__)
+#include "kernels/q4_k/q4_k_avx2.h"
 #include "kernels/q4_k/q4_k_avx512.h"
 #elif defined(__aarch64__)
 #include "kernels/q4_k/q4_k_neon.h"
@@ -18,6 +19,7 @@ namespace {
 constexpr std::array kVariants = {
 #if defined(__x86_64__)
     Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512, true},
+    Q4KKernels{"avx2", kCpuAvx2, Q4KGemvAvx2, Q4KGemmAvx2, false},
 #elif defined(__aarch64__)
     Q4KKernels{"sme", kCpuSme, Q4KGemvSme, Q4KGemmSme, false},
     Q4KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q4KGemvNeon, Q4KGemmNeon, false},

@@ -6,6 +6,7 @@
 #include "kernels/q6_k/q6_k_hwy.h"
 #include "kernels/q6_k/q6_k_ref.h"
 #if defined(__x86_64__)
+#include "kernels/q6_k/q6_k_avx2.h"
 #include "kernels/q6_k/q6_k_avx512.h"
 #elif defined(__aarch64__)
 #include "kernels/q6_k/q6_k_neon.h"
@@ -18,6 +19,7 @@ namespace {
 constexpr std::array kVariants = {
 #if defined(__x86_64__)
     Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512, true},
+    Q6KKernels{"avx2", kCpuAvx2, Q6KGemvAvx2, Q6KGemmAvx2, false},
 #elif defined(__aarch64__)
     Q6KKernels{"sme", kCpuSme, Q6KGemvSme, Q6KGemmSme, false},
     Q6KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q6KGemvNeon, Q6KGemmNeon, false},

@@ -1,0 +1,82 @@
+// AVX2 Q4_K x Q8_K gemv and gemm: per block the integer sums the oracle defines, with
+// vpmaddubsw on the unsigned nibbles and vpmaddwd by each sub-block's scale, then the
+// oracle's float step (compiled without contraction), so every result is its bits.
+#include "kernels/q4_k/q4_k_avx2.h"
+
+#include <immintrin.h>
+
+#include "kernels/common/avx2_dot-inl.h"
+#include "kernels/kquant/q4_k_scales.h"
+
+namespace cpubrrr {
+namespace {
+
+using avx2::Load;
+using avx2::SumInt32;
+
+// A block's scales and mins, unpacked once for every token it meets.
+struct BlockScales {
+  alignas(32) int16_t sc[8];
+  __m256i mins;  // min of sub-block j in int16 lanes 2j and 2j+1, the lanes of its two bsums
+  float d, dmin;
+
+  explicit BlockScales(const BlockQ4K& w) {
+    const Q4KScalesMins sm = UnpackQ4KScales(w.scales);
+    const __m128i sc8 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.sc)));
+    _mm_store_si128(reinterpret_cast<__m128i*>(sc), sc8);
+    const __m128i m8 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.m)));
+    mins = _mm256_set_m128i(_mm_unpackhi_epi16(m8, m8), _mm_unpacklo_epi16(m8, m8));
+    d = _cvtsh_ss(w.d);
+    dmin = _cvtsh_ss(w.dmin);
+  }
+};
+
+// The oracle's float step of block w with token block x: x.d * (d * isum - dmin * msum).
+inline float BlockDot(const BlockQ4K& w, const BlockScales& s, const BlockQ8K& x) {
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  __m256i acc = _mm256_setzero_si256();
+  for (int p = 0; p < 4; ++p) {
+    const __m256i bytes = Load(w.qs + 32 * p);
+    // Pairs of nibble * int8 products fit int16 (2 * 15 * 128); scaled pairs fit int32.
+    const __m256i lo = _mm256_maddubs_epi16(_mm256_and_si256(bytes, low4), Load(x.qs + 64 * p));
+    const __m256i hi = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(bytes, 4), low4), Load(x.qs + 64 * p + 32));
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(lo, _mm256_set1_epi16(s.sc[2 * p])));
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(hi, _mm256_set1_epi16(s.sc[2 * p + 1])));
+  }
+  const int32_t msum = SumInt32(_mm256_madd_epi16(Load(x.bsums), s.mins));
+  return x.d * (s.d * static_cast<float>(SumInt32(acc)) - s.dmin * static_cast<float>(msum));
+}
+
+// y[t * y_stride] = dot(row, x + t * x_stride) for t < T.
+template <int T>
+void RowTile(const BlockQ4K* row, const BlockQ8K* x, size_t x_stride, size_t n_blocks, float* y,
+             size_t y_stride) {
+  float sum[T] = {};
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const BlockScales scales(row[b]);
+    for (int t = 0; t < T; ++t) sum[t] += BlockDot(row[b], scales, x[t * x_stride + b]);
+  }
+  for (int t = 0; t < T; ++t) y[t * y_stride] = sum[t];
+}
+
+}  // namespace
+
+void Q4KGemvAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                 size_t n_blocks, float* y) {
+  for (size_t r = 0; r < rows; ++r) RowTile<1>(w + r * row_stride, x, 0, n_blocks, y + r, 0);
+}
+
+void Q4KGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                 size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  constexpr size_t kTile = 4;
+  for (size_t r = 0; r < rows; ++r) {
+    const BlockQ4K* row = w + r * row_stride;
+    size_t t = 0;
+    for (; t + kTile <= n_tokens; t += kTile) {
+      RowTile<kTile>(row, x + t * x_stride, x_stride, n_blocks, y + t * y_stride + r, y_stride);
+    }
+    for (; t < n_tokens; ++t) RowTile<1>(row, x + t * x_stride, 0, n_blocks, y + t * y_stride + r, 0);
+  }
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,21 @@
+// AVX2 Q4_K x Q8_K kernels, bit-identical to the oracle (x86-64 only).
+#ifndef CPUBRRR_KERNELS_Q4_K_Q4_K_AVX2_H_
+#define CPUBRRR_KERNELS_Q4_K_Q4_K_AVX2_H_
+
+#include <cstddef>
+
+#include "quant/q4_k.h"
+#include "quant/q8_k.h"
+
+namespace cpubrrr {
+
+// Q4KGemvFn (kernels/q4_k/q4_k_kernels.h).
+void Q4KGemvAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                 size_t n_blocks, float* y);
+// Q4KGemmFn: each weight block read once for up to four tokens.
+void Q4KGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                 size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_KERNELS_Q4_K_Q4_K_AVX2_H_
