@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "kernels/common/avx2_dot-inl.h"
+#include "kernels/common/token_tiles.h"
 #include "kernels/mxfp4/e8m0_table.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"
 
@@ -59,24 +60,19 @@ void RowTile(const BlockMxfp4* row, const BlockQ8_0* x, size_t x_stride, size_t 
   }
 }
 
+// RowTile<T>, as the token-tile loops call it.
+constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
+
 }  // namespace
 
-void GemvMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
-                   size_t n_blocks, float* y) {
-  for (size_t r = 0; r < rows; ++r) RowTile<1>(w + r * row_stride, x, 0, n_blocks, y + r, 0);
+void GemvMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
+  GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
 }
 
-void GemmMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
-                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  constexpr size_t kTile = 4;  // tokens sharing a decoded block: 8 accumulators
-  for (size_t r = 0; r < rows; ++r) {
-    const BlockMxfp4* row = w + r * row_stride;
-    size_t t = 0;
-    for (; t + kTile <= n_tokens; t += kTile) {
-      RowTile<kTile>(row, x + t * x_stride, x_stride, n_blocks, y + t * y_stride + r, y_stride);
-    }
-    for (; t < n_tokens; ++t) RowTile<1>(row, x + t * x_stride, 0, n_blocks, y + t * y_stride + r, 0);
-  }
+void GemmMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
+                   size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  // Tiles of 4 tokens share each decoded weight block.
+  GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);
 }
 
 }  // namespace cpubrrr

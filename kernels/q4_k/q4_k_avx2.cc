@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include "kernels/common/avx2_dot-inl.h"
+#include "kernels/common/token_tiles.h"
 #include "kernels/kquant/q4_k_scales.h"
 
 namespace cpubrrr {
@@ -59,24 +60,19 @@ void RowTile(const BlockQ4K* row, const BlockQ8K* x, size_t x_stride, size_t n_b
   for (int t = 0; t < T; ++t) y[t * y_stride] = sum[t];
 }
 
+// RowTile<T>, as the token-tile loops call it.
+constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
+
 }  // namespace
 
-void Q4KGemvAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                 size_t n_blocks, float* y) {
-  for (size_t r = 0; r < rows; ++r) RowTile<1>(w + r * row_stride, x, 0, n_blocks, y + r, 0);
+void Q4KGemvAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t n_blocks, float* y) {
+  GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
 }
 
-void Q4KGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                 size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  constexpr size_t kTile = 4;
-  for (size_t r = 0; r < rows; ++r) {
-    const BlockQ4K* row = w + r * row_stride;
-    size_t t = 0;
-    for (; t + kTile <= n_tokens; t += kTile) {
-      RowTile<kTile>(row, x + t * x_stride, x_stride, n_blocks, y + t * y_stride + r, y_stride);
-    }
-    for (; t < n_tokens; ++t) RowTile<1>(row, x + t * x_stride, 0, n_blocks, y + t * y_stride + r, 0);
-  }
+void Q4KGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
+                 size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  // Tiles of 4 tokens share each decoded weight block.
+  GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);
 }
 
 }  // namespace cpubrrr
