@@ -1,8 +1,11 @@
-// llama-server's own routes: health, properties, slots, tokenizer access and metrics.
+// llama-server's own routes: health, properties, slots, tokenizer and template access,
+// metrics.
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/engine/chat_format.h"
+#include "server/openai_request.h"
 #include "server/routes.h"
 
 namespace cpubrrr::server {
@@ -99,6 +102,17 @@ void AddNativeRoutes(httplib::Server& http, ServerState& state) {
       ids.push_back(t.get<int32_t>());
     }
     SendJson(res, {{"content", queue->engine().tokenizer().Decode(ids)}});
+  });
+  http.Post("/apply-template", [&state](const httplib::Request& req, httplib::Response& res) {
+    ServingQueue* queue = Ready(state, res);
+    if (!queue) return;
+    absl::StatusOr<Json> body = ParseBody(req);
+    if (!body.ok()) return SendOpenAiError(res, FromStatus(body.status()));
+    absl::StatusOr<OpenAiRequest> r = ParseChatCompletionRequest(*body);
+    if (!r.ok()) return SendOpenAiError(res, FromStatus(r.status()));
+    absl::StatusOr<std::string> prompt = RenderChatPrompt(queue->engine().chat_format(), r->generate.chat);
+    if (!prompt.ok()) return SendOpenAiError(res, FromStatus(prompt.status()));
+    SendJson(res, {{"prompt", *prompt}});
   });
   http.Get("/metrics", [&state](const httplib::Request&, httplib::Response& res) {
     ServingQueue* queue = Ready(state, res);

@@ -13,7 +13,7 @@ void AddOpenAiRoutes(httplib::Server& http, ServerState& state);
 void AddOllamaRoutes(httplib::Server& http, ServerState& state);
 // /v1/messages (Anthropic's Messages API).
 void AddAnthropicRoutes(httplib::Server& http, ServerState& state);
-// /health, /props, /slots, /tokenize, /detokenize, /metrics.
+// /health, /props, /slots, /tokenize, /detokenize, /apply-template, /metrics.
 void AddNativeRoutes(httplib::Server& http, ServerState& state);
 
 }  // namespace cpubrrr::server

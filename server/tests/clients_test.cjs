@@ -113,6 +113,17 @@ async function streamText(params) {
     }
   });
 
+  await test('tokenize, detokenize and apply-template', async () => {
+    const post = (path, body) => fetch(`${base}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${key}` },
+                                                         body: JSON.stringify(body) }).then(r => r.json());
+    const { tokens } = await post('/tokenize', { content: 'Hello world' });
+    check(tokens.length === 2, JSON.stringify(tokens));
+    const { content } = await post('/detokenize', { tokens });
+    check(content === 'Hello world', content);
+    const { prompt } = await post('/apply-template', { messages: hello });
+    check(prompt.includes('<|start|>user<|message|>Say hello.<|end|>') && prompt.endsWith('<|start|>assistant'), prompt);
+  });
+
   await test('/health needs no key, the other routes do', async () => {
     check((await fetch(`${base}/health`)).status === 200, 'health');
     check((await fetch(`${base}/v1/models`)).status === 401, 'models without a key');
