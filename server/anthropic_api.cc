@@ -17,7 +17,7 @@ absl::StatusOr<std::string> Text(const Json& content, const std::string& where) 
   if (!content.is_array()) return absl::InvalidArgumentError("'" + where + "' must be a string or an array of blocks");
   std::string text;
   for (const Json& block : content) {
-    if (!block.is_object() || block.value("type", "") != "text" || !block.contains("text") || !block["text"].is_string()) {
+    if (StringField(block, "type") != "text" || !block.contains("text") || !block["text"].is_string()) {
       return absl::UnimplementedError("'" + where + "': only text blocks are supported here");
     }
     text += block["text"].get<std::string>();
@@ -44,18 +44,18 @@ absl::Status AddMessage(const Json& m, size_t index, std::vector<ChatMessage>& o
   }
   if (!content.is_array()) return absl::InvalidArgumentError("'" + where + ".content' must be a string or an array of blocks");
   for (const Json& block : content) {
-    const std::string type = block.is_object() ? block.value("type", "") : "";
+    const std::string type = StringField(block, "type");
     if (type == "text" && block.contains("text") && block["text"].is_string()) {
       message.content += block["text"].get<std::string>();
     } else if (type == "thinking" && block.contains("thinking") && block["thinking"].is_string()) {
       message.reasoning += block["thinking"].get<std::string>();
     } else if (type == "tool_use" && block.contains("name") && block["name"].is_string()) {
-      message.tool_calls.push_back({.id = block.value("id", ""), .name = block["name"].get<std::string>(),
+      message.tool_calls.push_back({.id = StringField(block, "id"), .name = block["name"].get<std::string>(),
                                     .arguments = PyJsonDumps(block.value("input", Json::object()))});
     } else if (type == "tool_result") {
       absl::StatusOr<std::string> text = Text(block.value("content", Json("")), where + ".content.tool_result");
       if (!text.ok()) return text.status();
-      out.push_back({.role = "tool", .content = *text, .tool_call_id = block.value("tool_use_id", "")});
+      out.push_back({.role = "tool", .content = *text, .tool_call_id = StringField(block, "tool_use_id")});
     } else if (type == "redacted_thinking") {
       continue;  // nothing to show the model
     } else {

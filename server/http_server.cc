@@ -87,6 +87,8 @@ absl::Status HttpServer::Listen() {
     port_ = o.port;
   }
   listener_ = std::thread([this] { http_.listen_after_bind(); });
+  // stop() does nothing until the listener has started: wait for it.
+  while (!http_.is_running()) std::this_thread::yield();
   return absl::OkStatus();
 }
 

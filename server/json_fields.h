@@ -20,6 +20,13 @@ inline std::string Dump(const Json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Returns object[key] when it is a string, else "" (never throws).
+inline std::string StringField(const Json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 class JsonFields {
  public:
   // `where` prefixes field names in messages ("options." for Ollama's options).

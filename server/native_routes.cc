@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "runtime/engine/chat_format.h"
 #include "server/openai_request.h"
 #include "server/routes.h"
@@ -22,7 +23,8 @@ std::string Metrics(const ServingQueue& queue) {
   const ServingStats s = queue.stats();
   std::string out;
   auto metric = [&out](const char* type, const char* name, const char* help, double value) {
-    absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ", type, "\n", name, " ", value, "\n");
+    absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ", type, "\n", name, " ",
+                    absl::StrFormat("%.17g", value), "\n");
   };
   metric("counter", "llamacpp:prompt_tokens_total", "Number of prompt tokens processed.", s.prompt_tokens);
   metric("counter", "llamacpp:prompt_seconds_total", "Prompt process time", s.prompt_seconds);

@@ -136,16 +136,19 @@ void Generate(ServerState& state, Kind kind, const httplib::Request& req, httpli
 void AddOllamaRoutes(httplib::Server& http, ServerState& state) {
   http.Get("/", [](const httplib::Request&, httplib::Response& res) { res.set_content("Ollama is running", "text/plain"); });
   http.Get("/api/version", [](const httplib::Request&, httplib::Response& res) { SendJson(res, {{"version", kOllamaVersion}}); });
+  // The card is filled when the model is loaded: until then the list is empty.
   http.Get("/api/tags", [&state](const httplib::Request&, httplib::Response& res) {
-    SendJson(res, {{"models", Json::array({ListEntry(state)})}});
+    SendJson(res, {{"models", state.queue.load() ? Json::array({ListEntry(state)}) : Json::array()}});
   });
   http.Get("/api/ps", [&state](const httplib::Request&, httplib::Response& res) {
+    if (state.queue.load() == nullptr) return SendJson(res, {{"models", Json::array()}});
     Json entry = ListEntry(state);
     entry["expires_at"] = OllamaTime(UnixSeconds() + 100LL * 365 * 86400);  // never unloaded
     entry["size_vram"] = 0;
-    SendJson(res, {{"models", state.queue.load() ? Json::array({entry}) : Json::array()}});
+    SendJson(res, {{"models", Json::array({entry})}});
   });
   http.Post("/api/show", [&state](const httplib::Request& req, httplib::Response& res) {
+    if (state.queue.load() == nullptr) return SendOllamaError(res, Unavailable("the model is loading"));
     absl::StatusOr<Json> body = ParseBody(req);
     if (!body.ok()) return SendOllamaError(res, FromStatus(body.status()));
     std::string name;

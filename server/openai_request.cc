@@ -96,7 +96,7 @@ absl::StatusOr<Json> FlattenContent(const Json& message, size_t index) {
   } else if (content->is_array()) {
     std::string text;
     for (const Json& part : *content) {
-      if (!part.is_object() || part.value("type", "") != "text" || !part.contains("text") || !part["text"].is_string()) {
+      if (StringField(part, "type") != "text" || !part.contains("text") || !part["text"].is_string()) {
         return absl::UnimplementedError(absl::StrCat("'messages[", index, "].content': only text parts are supported"));
       }
       text += part["text"].get<std::string>();

@@ -99,6 +99,7 @@ void Generate(ServerState& state, Kind kind, const httplib::Request& req, httpli
 
 void AddOpenAiRoutes(httplib::Server& http, ServerState& state) {
   auto models = [&state](const httplib::Request&, httplib::Response& res) {
+    if (state.queue.load() == nullptr) return SendOpenAiError(res, Unavailable("Loading model"));
     const ModelCard& c = state.card;
     SendJson(res, {{"object", "list"},
                    {"data", Json::array({{{"id", state.options.alias},

@@ -5,6 +5,7 @@
 #include "server/http_server.h"
 #include "server/ollama_api.h"
 #include "server/openai_request.h"
+#include "server/server_state.h"
 
 namespace cpubrrr::server {
 namespace {
@@ -137,6 +138,18 @@ TEST(AnthropicRequest, BlocksToChatMessages) {
   EXPECT_EQ(r->generate.chat.tools[0]["function"]["name"], "f");
   EXPECT_FALSE(ParseAnthropicMessages(Parse(R"({"messages": [{"role": "user", "content": "Hi"}]})")).ok());
   EXPECT_FALSE(ParseAnthropicMessages(Parse(R"({"max_tokens": 1, "messages": [{"role": "system", "content": "x"}]})")).ok());
+}
+
+TEST(ParseBody, RefusesDeepNestingAndNonObjects) {
+  httplib::Request req;
+  req.body = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_EQ(ParseBody(req).status().code(), absl::StatusCode::kInvalidArgument);
+  req.body = R"({"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["})";  // in a string
+  EXPECT_TRUE(ParseBody(req).ok());
+  req.body = "[1]";
+  EXPECT_FALSE(ParseBody(req).ok());
+  req.body = "{";
+  EXPECT_FALSE(ParseBody(req).ok());
 }
 
 TEST(ApiKey, ConstantTimeEquals) {

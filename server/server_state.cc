@@ -1,6 +1,7 @@
 // Shared helpers of the route handlers.
 #include "server/server_state.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
@@ -27,7 +28,37 @@ void SendJson(httplib::Response& res, const Json& body) {
   res.set_content(Dump(body), "application/json; charset=utf-8");
 }
 
+namespace {
+
+// Returns the deepest nesting of arrays and objects in JSON text (strings skipped).
+size_t NestingDepth(const std::string& text) {
+  size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+// Deeper documents are refused: copying a JSON value recurses once per level.
+constexpr size_t kMaxNesting = 64;
+
+}  // namespace
+
 absl::StatusOr<Json> ParseBody(const httplib::Request& req) {
+  if (NestingDepth(req.body) > kMaxNesting) {
+    return absl::InvalidArgumentError(absl::StrCat("the request body nests deeper than ", kMaxNesting, " levels"));
+  }
   Json body = Json::parse(req.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded()) return absl::InvalidArgumentError("the request body is not valid JSON");
   if (!body.is_object()) return absl::InvalidArgumentError("the request body must be a JSON object");
@@ -49,6 +80,11 @@ absl::StatusOr<uint32_t> CheckPrompt(const ServingQueue& queue, const GenerateRe
   if (n > ctx) {
     *error = ExceedsContext(n, ctx);
     return absl::OutOfRangeError(error->message);
+  }
+  // Refused before a stream's 200 is sent, where the client can see a 503.
+  if (!queue.HasRoom()) {
+    *error = Unavailable("the server is busy: too many requests are waiting");
+    return absl::UnavailableError(error->message);
   }
   return n;
 }

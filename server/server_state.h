@@ -56,7 +56,8 @@ void SendJson(httplib::Response& res, const Json& body);
 // Parses the request body as JSON; fails with InvalidArgument saying where it broke.
 absl::StatusOr<Json> ParseBody(const httplib::Request& req);
 
-// Returns whether the prompt of `request` fits the context, else the error to send.
+// Returns the prompt's token count when it fits the context and the queue has room, else
+// fails and sets the error to send.
 absl::StatusOr<uint32_t> CheckPrompt(const ServingQueue& queue, const GenerateRequest& request,
                                      ApiError* error);
 

@@ -34,11 +34,20 @@ absl::StatusOr<GenerateResult> ServingQueue::Generate(const GenerateRequest& req
   stats_.running = 1;
   stats_.waiting = static_cast<uint32_t>(queue_.size() - 1);
   lock.unlock();
+  // Leaves the queue however Generate ends, an exception included.
+  struct Leave {
+    ServingQueue* q;
+    std::unique_lock<std::mutex>* lock;
+    ~Leave() {
+      if (!lock->owns_lock()) lock->lock();
+      q->queue_.pop_front();
+      q->stats_.running = 0;
+      q->stats_.waiting = static_cast<uint32_t>(q->queue_.empty() ? 0 : q->queue_.size() - 1);
+      q->turn_.notify_all();
+    }
+  } leave{this, &lock};
   absl::StatusOr<GenerateResult> result = engine_->Generate(request, callbacks);
   lock.lock();
-  queue_.pop_front();
-  stats_.running = 0;
-  stats_.waiting = static_cast<uint32_t>(queue_.empty() ? 0 : queue_.size() - 1);
   if (result.ok()) {
     const GenerateTimings& t = result->timings;
     ++stats_.requests;
@@ -48,8 +57,12 @@ absl::StatusOr<GenerateResult> ServingQueue::Generate(const GenerateRequest& req
     stats_.prompt_seconds += t.prompt_seconds;
     stats_.generation_seconds += t.generation_seconds;
   }
-  turn_.notify_all();
   return result;
+}
+
+bool ServingQueue::HasRoom() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size() <= max_waiting_;
 }
 
 ServingStats ServingQueue::stats() const {

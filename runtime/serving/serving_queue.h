@@ -39,6 +39,10 @@ class ServingQueue {
   absl::StatusOr<GenerateResult> Generate(const GenerateRequest& request,
                                           const GenerateCallbacks& callbacks);
 
+  // Whether a request arriving now would be queued rather than refused (a hint: another
+  // may take the room first).
+  bool HasRoom() const;
+
   // What every thread may use at any time: the tokenizer, the model's info, the format.
   const Engine& engine() const { return *engine_; }
   ServingStats stats() const;

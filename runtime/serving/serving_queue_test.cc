@@ -61,12 +61,14 @@ TEST(ServingQueue, OneRunsOthersWaitBeyondThatTheyAreRefused) {
   HeldRequest first(*queue);
   auto second = std::async(std::launch::async, [&] { return queue->Generate(Hi(), {}); });
   AwaitWaiting(*queue, 1);
+  EXPECT_FALSE(queue->HasRoom());
   absl::StatusOr<GenerateResult> third = queue->Generate(Hi(), {});
   EXPECT_EQ(third.status().code(), absl::StatusCode::kUnavailable) << third.status();
   ASSERT_TRUE(first.Release().ok());
   absl::StatusOr<GenerateResult> r = second.get();
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->timings.generated_tokens, 3u);
+  EXPECT_TRUE(queue->HasRoom());
   const ServingStats s = queue->stats();
   EXPECT_EQ(s.requests, 2u);
   EXPECT_EQ(s.generated_tokens, 6u);

@@ -92,6 +92,7 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   if (absl::Status s = http.Listen(); !s.ok()) return s;
   // A stop signal while the model loads ends the process at once (nothing is served yet);
   // later it stops the server.
+  // serving: the model is up; abandoned: the signal thread is to return without acting.
   std::atomic<bool> serving{false}, abandoned{false};
   std::promise<int> stop;
   std::thread waiter([&] {
@@ -103,6 +104,11 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
       std::_Exit(0);
     }
     stop.set_value(signal_number);
+    // A second signal while stopping ends the process at once.
+    sigwait(&stop_signals, &signal_number);
+    if (abandoned.load()) return;
+    std::fprintf(stderr, "serve: signal %d again: exiting now\n", signal_number);
+    std::_Exit(1);
   });
   std::fprintf(stderr, "serve: listening on http://%s:%d (model loading)\n", so.host.c_str(), http.port());
   if (options.parallel > 1) {
@@ -136,9 +142,11 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   std::fprintf(stderr, "serve: ready: %s as '%s', context %u\n", source->path.c_str(), so.alias.c_str(), card.n_ctx);
 
   const int signal_number = stop.get_future().get();
-  waiter.join();
   std::fprintf(stderr, "serve: signal %d: stopping\n", signal_number);
   http.Stop();
+  abandoned.store(true);
+  kill(getpid(), SIGTERM);  // releases the signal thread from its second wait
+  waiter.join();
   return absl::OkStatus();
 }
 
