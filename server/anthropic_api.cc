@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/chat/py_json.h"
-#include "server/openai_response.h"
+#include "server/server_state.h"
 
 namespace cpubrrr::server {
 namespace {

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "server/anthropic_api.h"
-#include "server/openai_response.h"
 #include "server/routes.h"
 
 namespace cpubrrr::server {

@@ -1,7 +1,7 @@
 // Building OpenAI-style JSON from generation results.
 #include "server/openai_response.h"
 
-#include <random>
+#include "server/server_state.h"
 
 namespace cpubrrr::server {
 namespace {
@@ -122,12 +122,5 @@ Json UsageChunk(const ResponseHeader& h, const char* object, const GenerateTimin
   return out;
 }
 
-std::string RandomId(const std::string& prefix) {
-  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  std::string id = prefix;
-  for (int i = 0; i < 32; ++i) id += kChars[rng() % (sizeof(kChars) - 1)];
-  return id;
-}
 
 }  // namespace cpubrrr::server

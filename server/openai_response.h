@@ -42,9 +42,6 @@ Json TextChunk(const ResponseHeader& h, const std::string& text, Json finish_rea
 // The usage chunk after the last choice chunk (choices empty).
 Json UsageChunk(const ResponseHeader& h, const char* object, const GenerateTimings& t);
 
-// Returns a random id: `prefix` then 32 letters and digits.
-std::string RandomId(const std::string& prefix);
-
 }  // namespace cpubrrr::server
 
 #endif  // CPUBRRR_SERVER_OPENAI_RESPONSE_H_

@@ -13,8 +13,8 @@ namespace {
 enum class Kind { kChat, kText };
 
 // Runs `r` and returns the whole answer.
-void Answer(ServerState& state, ServingQueue& queue, Kind kind, OpenAiRequest r, httplib::Response& res) {
-  const ResponseHeader h{RandomId(kind == Kind::kChat ? "chatcmpl-" : "cmpl-"), UnixSeconds(), state.options.alias};
+void Answer(ServerState& state, ServingQueue& queue, Kind kind, const ResponseHeader& h, OpenAiRequest r,
+            httplib::Response& res) {
   std::vector<SampleResult> samples;
   GenerateCallbacks callbacks;
   if (r.logprobs) callbacks.on_token = [&](const SampleResult& s) { samples.push_back(s); };
@@ -26,8 +26,8 @@ void Answer(ServerState& state, ServingQueue& queue, Kind kind, OpenAiRequest r,
 }
 
 // Runs `r` streaming server-sent events into `sink`, then ends the stream.
-void Stream(ServerState& state, ServingQueue& queue, Kind kind, const OpenAiRequest& r, httplib::DataSink& sink) {
-  const ResponseHeader h{RandomId(kind == Kind::kChat ? "chatcmpl-" : "cmpl-"), UnixSeconds(), state.options.alias};
+void Stream(ServerState& state, ServingQueue& queue, Kind kind, const ResponseHeader& h, const OpenAiRequest& r,
+            httplib::DataSink& sink) {
   bool gone = false;
   std::vector<SampleResult> pending;  // sampled tokens whose logprobs the next chunk carries
   auto send = [&](Json chunk) {
@@ -86,11 +86,12 @@ void Generate(ServerState& state, Kind kind, const httplib::Request& req, httpli
   if (!r.ok()) return SendOpenAiError(res, FromStatus(r.status()));
   ApiError error;
   if (!CheckPrompt(*queue, r->generate, &error).ok()) return SendOpenAiError(res, error);
-  if (!r->stream) return Answer(state, *queue, kind, *std::move(r), res);
+  const ResponseHeader h{RandomId(kind == Kind::kChat ? "chatcmpl-" : "cmpl-"), UnixSeconds(), state.options.alias};
+  if (!r->stream) return Answer(state, *queue, kind, h, *std::move(r), res);
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider(
-      "text/event-stream", [&state, queue, kind, request = *std::move(r)](size_t, httplib::DataSink& sink) {
-        Stream(state, *queue, kind, request, sink);
+      "text/event-stream", [&state, queue, kind, h, request = *std::move(r)](size_t, httplib::DataSink& sink) {
+        Stream(state, *queue, kind, h, request, sink);
         return true;
       });
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 
 #include "absl/strings/str_cat.h"
 
@@ -92,6 +93,14 @@ absl::StatusOr<uint32_t> CheckPrompt(const ServingQueue& queue, const GenerateRe
 int64_t UnixSeconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string RandomId(const std::string& prefix) {
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  std::string id = prefix;
+  for (int i = 0; i < 32; ++i) id += kChars[rng() % (sizeof(kChars) - 1)];
+  return id;
 }
 
 }  // namespace cpubrrr::server

@@ -63,6 +63,9 @@ absl::StatusOr<uint32_t> CheckPrompt(const ServingQueue& queue, const GenerateRe
 
 int64_t UnixSeconds();
 
+// Returns a random id: `prefix` then 32 letters and digits.
+std::string RandomId(const std::string& prefix);
+
 }  // namespace cpubrrr::server
 
 #endif  // CPUBRRR_SERVER_SERVER_STATE_H_
