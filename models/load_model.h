@@ -6,7 +6,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "models/common/model.h"
+#include "runtime/model/model.h"
 #include "models/common/moe_model.h"
 
 namespace cpubrrr {

@@ -121,12 +121,24 @@ class MoeModel : public Model {
   absl::StatusOr<std::unique_ptr<Session>> NewSession(uint32_t context_length) override;
   absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
                        absl::Span<float> logits) override;
+  absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries) override;
 
  private:
-  // Runs `n` tokens at positions pos0.. through every layer in one WorkerPool::Run,
-  // writing next-token logits after the last one when `logits` is not null.
-  void Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t pos0, float* logits);
-  void Attention(const WorkerContext& ctx, MoeSession& session, uint32_t il, int n, uint32_t pos0);
+  // A row of a pass: a token of a session at its position.
+  struct PassRow {
+    MoeSession* session;
+    int32_t token;
+    uint32_t pos;
+  };
+  // A row whose next-token logits are wanted, and where they go.
+  struct HeadRow {
+    int32_t row;
+    float* logits;
+  };
+
+  // Runs rows_ through every layer in one WorkerPool::Run and the output head over heads_.
+  void Pass();
+  void Attention(const WorkerContext& ctx, uint32_t il, int n);
   void Route(int t);
   void Experts(const WorkerContext& ctx, uint32_t il, int n);
   void GateUp(WorkerScratch& s, uint32_t il, uint32_t e, Range rows);
@@ -152,6 +164,9 @@ class MoeModel : public Model {
   // Activations of one chunk of up to batch_ tokens.
   std::vector<float> x_, q_, k_, v_, proj_, router_, sel_w_, eo_, rope_cos_, rope_sin_;
   std::vector<int32_t> sel_ids_;
+  std::vector<PassRow> rows_;    // the pass's rows (at most batch_)
+  std::vector<HeadRow> heads_;   // rows whose logits are wanted, in row order
+  std::vector<float> head_out_;  // logits of several head rows, n_vocab apart
   ActivationBatch act_d_, act_attn_, hidden_, act_out_;
   RopeParams rope_;
 };
@@ -206,7 +221,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
                 LayersNeed(w_, ActFormat::kQ8K, 1)),
       hidden_(batch_ * c_.n_expert_used, c_.n_ff_exp,
               LayersNeed(w_, ActFormat::kQ8_0, 2), LayersNeed(w_, ActFormat::kQ8K, 2)),
-      act_out_(1, c_.n_embd, Needs(ActFormat::kQ8_0, w_.output), Needs(ActFormat::kQ8K, w_.output)),
+      act_out_(batch_, c_.n_embd, Needs(ActFormat::kQ8_0, w_.output), Needs(ActFormat::kQ8K, w_.output)),
       rope_(RopeParamsFor(c_)) {
   const size_t U = batch_, d = c_.n_embd, k = c_.n_expert_used;
   x_.resize(U * d);
@@ -275,44 +290,78 @@ absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_l
 
 absl::Status MoeModel::Forward(Session& session, absl::Span<const int32_t> tokens,
                                absl::Span<float> logits) {
-  auto* s = dynamic_cast<MoeSession*>(&session);
-  if (s == nullptr || s->owner() != this) {
-    return absl::InvalidArgumentError("Forward: the session was not created by this model");
-  }
-  if (tokens.empty()) return absl::InvalidArgumentError("Forward: no tokens");
   if (logits.size() != c_.n_vocab) {
     return absl::InvalidArgumentError(Cat("Forward: logits holds ", logits.size(), " floats, the model has ",
                                           c_.n_vocab, " tokens"));
   }
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    if (tokens[i] < 0 || static_cast<uint32_t>(tokens[i]) >= c_.n_vocab) {
-      return absl::InvalidArgumentError(Cat("Forward: token id ", tokens[i], " at index ", i,
-                                            " is outside the vocabulary [0, ", c_.n_vocab, ")"));
+  const ForwardEntry entry{&session, tokens, logits};
+  return ForwardBatch({&entry, 1});
+}
+
+absl::Status MoeModel::ForwardBatch(absl::Span<const ForwardEntry> entries) {
+  std::vector<MoeSession*> sessions(entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const ForwardEntry& e = entries[i];
+    auto* s = dynamic_cast<MoeSession*>(e.session);
+    if (s == nullptr || s->owner() != this) {
+      return absl::InvalidArgumentError("Forward: the session was not created by this model");
+    }
+    if (std::find(sessions.begin(), sessions.begin() + i, s) != sessions.begin() + i) {
+      return absl::InvalidArgumentError("Forward: two entries share a session");
+    }
+    sessions[i] = s;
+    if (e.tokens.empty()) return absl::InvalidArgumentError("Forward: no tokens");
+    if (!e.logits.empty() && e.logits.size() != c_.n_vocab) {
+      return absl::InvalidArgumentError(Cat("Forward: logits holds ", e.logits.size(),
+                                            " floats, the model has ", c_.n_vocab, " tokens"));
+    }
+    for (size_t j = 0; j < e.tokens.size(); ++j) {
+      if (e.tokens[j] < 0 || static_cast<uint32_t>(e.tokens[j]) >= c_.n_vocab) {
+        return absl::InvalidArgumentError(Cat("Forward: token id ", e.tokens[j], " at index ", j,
+                                              " is outside the vocabulary [0, ", c_.n_vocab, ")"));
+      }
+    }
+    if (e.tokens.size() > s->context_length() - s->position()) {
+      return absl::OutOfRangeError(Cat("Forward: context full: the session holds ", s->context_length(),
+                                       " positions, ", s->position(), " are used and ", e.tokens.size(),
+                                       " more were given"));
     }
   }
-  if (tokens.size() > s->context_length() - s->position()) {
-    return absl::OutOfRangeError(Cat("Forward: context full: the session holds ", s->context_length(),
-                                     " positions, ", s->position(), " are used and ", tokens.size(),
-                                     " more were given"));
-  }
-  for (size_t done = 0; done < tokens.size(); done += batch_) {
-    const int n = static_cast<int>(std::min<size_t>(batch_, tokens.size() - done));
-    const bool last = done + n == tokens.size();
-    Pass(*s, tokens.data() + done, n, s->position(), last ? logits.data() : nullptr);
-    s->Advance(n);
+  // Passes of up to batch_ rows, filled with the entries' tokens in order.
+  std::vector<size_t> done(entries.size(), 0);
+  for (size_t first = 0; first < entries.size();) {
+    rows_.clear();
+    heads_.clear();
+    std::vector<std::pair<MoeSession*, uint32_t>> advance;  // each session's rows in this pass
+    for (size_t i = first; i < entries.size() && rows_.size() < static_cast<size_t>(batch_); ++i) {
+      const ForwardEntry& e = entries[i];
+      const size_t n = std::min(e.tokens.size() - done[i], batch_ - rows_.size());
+      for (size_t j = 0; j < n; ++j) {
+        rows_.push_back({sessions[i], e.tokens[done[i] + j], sessions[i]->position() + static_cast<uint32_t>(j)});
+      }
+      done[i] += n;
+      advance.push_back({sessions[i], static_cast<uint32_t>(n)});
+      if (done[i] == e.tokens.size() && !e.logits.empty()) {
+        heads_.push_back({static_cast<int32_t>(rows_.size() - 1), e.logits.data()});
+      }
+    }
+    if (heads_.size() > 1) head_out_.resize(heads_.size() * c_.n_vocab);
+    Pass();
+    for (const auto& [session, n] : advance) session->Advance(n);
+    while (first < entries.size() && done[first] == entries[first].tokens.size()) ++first;
   }
   return absl::OkStatus();
 }
 
-void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t pos0,
-                    float* logits) {
+void MoeModel::Pass() {
+  const int n = static_cast<int>(rows_.size());
   const size_t d = c_.n_embd, qd = c_.q_dim(), kvd = c_.kv_dim(), half = c_.head_dim / 2;
   pool_.Run([&](const WorkerContext& ctx) {
     WorkerScratch& s = scratch_[ctx.index()];
     const Range tok = ctx.Share(n);
     for (size_t t = tok.begin; t < tok.end; ++t) {
-      DequantizeWeightRow(w_.token_embd, 0, tokens[t], x_.data() + t * d);
-      RopeTable(rope_, pos0 + t, rope_cos_.data() + t * half, rope_sin_.data() + t * half);
+      DequantizeWeightRow(w_.token_embd, 0, rows_[t].token, x_.data() + t * d);
+      RopeTable(rope_, rows_[t].pos, rope_cos_.data() + t * half, rope_sin_.data() + t * half);
     }
     const absl::Span<const int32_t> all = absl::MakeConstSpan(iota_.data(), n);
     for (uint32_t il = 0; il < c_.n_layer; ++il) {
@@ -337,7 +386,7 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
         }
       }
       ctx.Sync();
-      Attention(ctx, session, il, n, pos0);
+      Attention(ctx, il, n);
       // Output projection and residual: each worker owns a range of x's columns, cut on
       // multiples of 16 rows of wo (whole groups of repacked rows).
       const Range cols = ctx.Share(d, 16);
@@ -366,16 +415,26 @@ void MoeModel::Pass(MoeSession& session, const int32_t* tokens, int n, uint32_t 
       ctx.Sync();
       Experts(ctx, il, n);
     }
-    if (logits == nullptr) return;
+    const size_t m = heads_.size();
+    if (m == 0) return;
     ctx.Sync();
-    if (ctx.index() == 0) {
-      RmsNorm(x_.data() + (n - 1) * d, w_.output_norm, d, c_.rms_eps, act_out_.mutable_f32(0));
-      act_out_.Quantize(0, {0, d}, ActFormatFor(w_.output.type));
+    const Range own = ctx.Share(m);
+    for (size_t i = own.begin; i < own.end; ++i) {
+      RmsNorm(x_.data() + heads_[i].row * d, w_.output_norm, d, c_.rms_eps, act_out_.mutable_f32(i));
+      act_out_.Quantize(i, {0, d}, ActFormatFor(w_.output.type));
     }
     ctx.Sync();
-    const int32_t zero = 0;
-    MatMulRows(w_.output, 0, ctx.Share(c_.n_vocab, 16), act_out_, {&zero, 1}, {&zero, 1}, logits, 0,
-               s.mm);
+    // One row: straight into its logits; several: into head_out_, copied out below.
+    const absl::Span<const int32_t> outs = absl::MakeConstSpan(iota_.data(), m);
+    MatMulRows(w_.output, 0, ctx.Share(c_.n_vocab, 16), act_out_, outs, outs,
+               m == 1 ? heads_[0].logits : head_out_.data(), m == 1 ? 0 : c_.n_vocab, s.mm);
+    if (m == 1) return;
+    ctx.Sync();
+    const Range cols = ctx.Share(c_.n_vocab);
+    for (size_t i = 0; i < m; ++i) {
+      std::copy(head_out_.data() + i * c_.n_vocab + cols.begin, head_out_.data() + i * c_.n_vocab + cols.end,
+                heads_[i].logits + cols.begin);
+    }
   });
 }
 
@@ -406,12 +465,10 @@ void MoeModel::Route(int t) {
 
 // Stages 3-5 of a layer: q/k norms, RoPE and cache writes per head; attention per
 // (token, head); quantization of the attention output per token.
-void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t il, int n,
-                         uint32_t pos0) {
+void MoeModel::Attention(const WorkerContext& ctx, uint32_t il, int n) {
   const LayerWeights& l = w_.layers[il];
   const uint32_t hd = c_.head_dim, nh = c_.n_head, nkv = c_.n_head_kv, half = hd / 2;
   const size_t qd = c_.q_dim(), kvd = c_.kv_dim();
-  KvCache& cache = session.cache();
   // Units are (token, head): per KV head, the KV head (norm, RoPE and the cache store, the
   // dearer unit) then its query heads, so an even split spreads the KV heads.
   const uint32_t group = nh / nkv;
@@ -430,22 +487,24 @@ void MoeModel::Attention(const WorkerContext& ctx, MoeSession& session, uint32_t
       float* head = k_.data() + t * kvd + j * hd;
       if (l.k_norm) RmsNorm(head, l.k_norm, hd, c_.rms_eps, head);
       RopeNeox(head, 1, hd, hd, cs, sn);
-      cache.Store(il, pos0 + t, j * hd, hd, head, v_.data() + t * kvd + j * hd);
+      rows_[t].session->cache().Store(il, rows_[t].pos, j * hd, hd, head, v_.data() + t * kvd + j * hd);
     }
   }
   ctx.Sync();
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  float* const score_buf = session.scores(ctx.index());
-  const size_t stride = session.score_stride();
   std::vector<float>& value_lanes = scratch_[ctx.index()].value_lanes;
   value_lanes.resize(64 * size_t{hd});
-  const bool f32 = cache.type() == KvCacheType::kF32;
   // Units are (KV head, token), KV-head-major: a token's cost grows with its position, so
   // a token-major split would hand the last worker the longest rows of a prompt. A unit
   // runs the `group` query heads that share the KV head.
   const Range units_kv = ctx.Share(static_cast<size_t>(n) * nkv);
   for (size_t u = units_kv.begin; u < units_kv.end; ++u) {
-    const uint32_t t = u % n, kvh = u / n, pos = pos0 + t;
+    const uint32_t t = u % n, kvh = u / n, pos = rows_[t].pos;
+    MoeSession& session = *rows_[t].session;
+    KvCache& cache = session.cache();
+    float* const score_buf = session.scores(ctx.index());
+    const size_t stride = session.score_stride();
+    const bool f32 = cache.type() == KvCacheType::kF32;
     const uint32_t first = c_.IsSlidingLayer(il) && pos + 1 > c_.sliding_window ? pos + 1 - c_.sliding_window : 0;
     const float* q = q_.data() + t * qd + kvh * group * hd;  // the group's first query head
     float* out = act_attn_.mutable_f32(t) + kvh * group * hd;

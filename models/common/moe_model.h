@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "models/common/model.h"
+#include "runtime/model/model.h"
 #include "models/common/model_config.h"
 #include "models/common/moe_weights.h"
 #include "runtime/gguf/gguf_file.h"

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "models/common/model.h"
+#include "runtime/model/model.h"
 #include "models/common/model_config.h"
 #include "models/common/moe_model.h"
 #include "runtime/gguf/gguf_file.h"

@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "models/common/model.h"
+#include "runtime/model/model.h"
 #include "runtime/engine/chat_format.h"
 #include "runtime/engine/generation.h"
 #include "runtime/engine/prompt_tokenizer.h"

@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "models/common/model.h"
+#include "runtime/model/model.h"
 #include "runtime/engine/model_factory.h"
 
 namespace cpubrrr {

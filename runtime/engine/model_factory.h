@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "models/common/model.h"
+#include "runtime/model/model.h"
 
 namespace cpubrrr {
 

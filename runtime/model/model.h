@@ -1,12 +1,13 @@
 // The interface every architecture implements, and what the driver and server see of it.
-#ifndef CPUBRRR_MODELS_COMMON_MODEL_H_
-#define CPUBRRR_MODELS_COMMON_MODEL_H_
+#ifndef CPUBRRR_RUNTIME_MODEL_MODEL_H_
+#define CPUBRRR_RUNTIME_MODEL_MODEL_H_
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 
 namespace cpubrrr {
@@ -49,7 +50,17 @@ class Session {
   virtual void Checkpoint() {}
 };
 
-// A loaded model. Forward is not reentrant; one model serves one session at a time.
+// One session's part of a batched forward call: tokens at the session's next positions,
+// and where the next-token logits after the last of them go (n_vocab floats; empty: none
+// wanted, as for a prompt chunk that is not the prompt's end).
+struct ForwardEntry {
+  Session* session = nullptr;
+  absl::Span<const int32_t> tokens;
+  absl::Span<float> logits;
+};
+
+// A loaded model. Forward and ForwardBatch are not reentrant: one caller at a time, which
+// may serve many sessions.
 class Model {
  public:
   virtual ~Model() = default;
@@ -65,8 +76,17 @@ class Model {
   // changing nothing, when the tokens do not fit the context or an id is out of range.
   virtual absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
                                absl::Span<float> logits) = 0;
+
+  // Runs the entries (of distinct sessions) as Forward would run each, in passes that carry
+  // rows of several sessions: attention is per session, everything else runs over all rows
+  // of a pass, so a step of N decoding sessions reads the weights once. A session's logits
+  // may differ from its solo run's within the bound the implementation states (a weight
+  // shared by several rows takes the gemm path, one row the gemv). Fails, changing
+  // nothing, when any entry would fail Forward or two entries share a session. This
+  // default runs the entries one by one and stops at the first that fails.
+  virtual absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries);
 };
 
 }  // namespace cpubrrr
 
-#endif  // CPUBRRR_MODELS_COMMON_MODEL_H_
+#endif  // CPUBRRR_RUNTIME_MODEL_MODEL_H_
