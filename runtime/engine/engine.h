@@ -1,5 +1,5 @@
 // The generation engine shared by the driver and the server: a model, its tokenizer and
-// chat format, and one session whose KV cache carries over between turns.
+// chat format, and its slots: sessions whose KV caches carry over between turns.
 #ifndef CPUBRRR_RUNTIME_ENGINE_ENGINE_H_
 #define CPUBRRR_RUNTIME_ENGINE_ENGINE_H_
 
@@ -18,11 +18,20 @@
 namespace cpubrrr {
 
 struct EngineOptions {
-  uint32_t context_length = 0;  // 0: the model's choice (see Model::NewSession)
-  uint32_t batch_size = 512;    // prompt tokens per Forward call during prefill
+  // Positions of all slots together, split evenly (llama-server's -c with -np); 0: the
+  // model's choice for one session (see Model::NewSession), split likewise.
+  uint32_t context_length = 0;
+  uint32_t batch_size = 512;  // prompt tokens per Forward call during prefill
+  uint32_t slots = 1;         // sessions (llama-server's -np); Generate uses the first
 };
 
-// Not thread-safe: one generation at a time.
+// A session and the tokens in its KV cache, in order.
+struct EngineSlot {
+  std::unique_ptr<Session> session;
+  std::vector<int32_t> cached;
+};
+
+// Not thread-safe: one caller at a time (Generate, or a scheduler driving the slots).
 class Engine {
  public:
   // Takes the chat format from model->info().architecture and opens a session. Fails when
@@ -45,32 +54,44 @@ class Engine {
   // Evaluates `tokens` from an empty cache and returns the next-token logits.
   absl::StatusOr<std::vector<float>> PromptLogits(absl::Span<const int32_t> tokens);
 
-  // Empties the KV cache.
+  // Empties the first slot's KV cache.
   void Reset();
 
+  // Fails with InvalidArgument for an empty prompt, OutOfRange for one longer than a
+  // slot's context.
+  absl::Status CheckFits(absl::Span<const int32_t> prompt) const;
+
+  // Drops what `slot` caches beyond the longest prefix it shares with `prompt` and can
+  // keep, leaving at least the prompt's last token to evaluate; returns that prefix's
+  // length.
+  uint32_t Reuse(EngineSlot& slot, absl::Span<const int32_t> prompt);
+
   const Model& model() const { return *model_; }
+  Model& model() { return *model_; }
   const BpeTokenizer& tokenizer() const { return *tokenizer_; }
   ChatFormat chat_format() const { return format_; }
-  uint32_t context_length() const { return session_->context_length(); }
+  absl::Span<const int32_t> stop_ids() const { return stop_ids_; }
+  uint32_t batch_size() const { return options_.batch_size; }
+  // Positions of each slot.
+  uint32_t context_length() const { return slots_[0].session->context_length(); }
+  size_t slot_count() const { return slots_.size(); }
+  EngineSlot& slot(size_t i) { return slots_[i]; }
 
  private:
   Engine(std::unique_ptr<Model> model, std::unique_ptr<BpeTokenizer> tokenizer, ChatFormat format,
-         std::unique_ptr<Session> session, std::vector<int32_t> stop_ids,
-         const EngineOptions& options);
+         std::vector<EngineSlot> slots, std::vector<int32_t> stop_ids, const EngineOptions& options);
 
-  // Makes the cache hold `tokens`, evaluating only what differs from what it holds, and
-  // leaves the logits after the last token in logits_. Returns the tokens reused.
+  // Makes the first slot's cache hold `tokens`, evaluating only what differs from what it
+  // holds, and leaves the logits after the last token in logits_. Returns the tokens reused.
   absl::StatusOr<uint32_t> Prefill(absl::Span<const int32_t> tokens);
-  bool IsStopToken(int32_t id) const;
 
   std::unique_ptr<Model> model_;
   std::unique_ptr<BpeTokenizer> tokenizer_;
   ChatFormat format_;
   PromptTokenizer prompt_tokenizer_;
-  std::unique_ptr<Session> session_;
+  std::vector<EngineSlot> slots_;
   std::vector<int32_t> stop_ids_;
   EngineOptions options_;
-  std::vector<int32_t> cached_;  // the tokens in the session's KV cache, in order
   std::vector<float> logits_;
 };
 
