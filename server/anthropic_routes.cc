@@ -15,7 +15,7 @@ Json MessageShell(const ServerState& state, const std::string& id) {
 }
 
 // Streams `request` as server-sent events into `sink`, then ends the stream.
-void Stream(ServerState& state, ServingQueue& queue, const GenerateRequest& request, uint32_t n_prompt,
+void Stream(ServerState& state, Scheduler& queue, const GenerateRequest& request, uint32_t n_prompt,
             httplib::DataSink& sink) {
   bool gone = false;
   auto send = [&](const char* event, const Json& data) {
@@ -72,7 +72,7 @@ void Stream(ServerState& state, ServingQueue& queue, const GenerateRequest& requ
 }
 
 void Messages(ServerState& state, const httplib::Request& req, httplib::Response& res) {
-  ServingQueue* queue = state.queue.load();
+  Scheduler* queue = state.queue.load();
   if (queue == nullptr) return SendAnthropicError(res, Unavailable("Loading model"));
   absl::StatusOr<Json> body = ParseBody(req);
   if (!body.ok()) return SendAnthropicError(res, FromStatus(body.status()));

@@ -92,7 +92,7 @@ absl::Status HttpServer::Listen() {
   return absl::OkStatus();
 }
 
-void HttpServer::Serve(std::unique_ptr<ServingQueue> queue, ModelCard card) {
+void HttpServer::Serve(std::unique_ptr<Scheduler> queue, ModelCard card) {
   state_.card = std::move(card);
   state_.owned_queue = std::move(queue);
   state_.queue.store(state_.owned_queue.get());

@@ -1,5 +1,5 @@
 // The HTTP server: listens first (so /health answers 503 while the model loads), then
-// serves the OpenAI, Ollama and llama-server routes over one ServingQueue.
+// serves the OpenAI, Ollama and llama-server routes over one Scheduler.
 #ifndef CPUBRRR_SERVER_HTTP_SERVER_H_
 #define CPUBRRR_SERVER_HTTP_SERVER_H_
 
@@ -23,7 +23,7 @@ class HttpServer {
   // Returns the bound port.
   int port() const { return port_; }
   // Starts answering the model routes with `queue`, described by `card`.
-  void Serve(std::unique_ptr<ServingQueue> queue, ModelCard card);
+  void Serve(std::unique_ptr<Scheduler> queue, ModelCard card);
   // Stops accepting, cancels running generations at their next token and returns when
   // every handler has finished.
   void Stop();

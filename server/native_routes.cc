@@ -13,13 +13,13 @@ namespace cpubrrr::server {
 namespace {
 
 // Returns the queue, or answers 503 and returns null while the model loads.
-ServingQueue* Ready(ServerState& state, httplib::Response& res) {
-  ServingQueue* queue = state.queue.load();
+Scheduler* Ready(ServerState& state, httplib::Response& res) {
+  Scheduler* queue = state.queue.load();
   if (queue == nullptr) SendOpenAiError(res, Unavailable("Loading model"));
   return queue;
 }
 
-std::string Metrics(const ServingQueue& queue) {
+std::string Metrics(const Scheduler& queue) {
   const ServingStats s = queue.stats();
   std::string out;
   auto metric = [&out](const char* type, const char* name, const char* help, double value) {
@@ -52,21 +52,26 @@ void AddNativeRoutes(httplib::Server& http, ServerState& state) {
   http.Get("/health", health);
   http.Get("/v1/health", health);
   http.Get("/props", [&state](const httplib::Request&, httplib::Response& res) {
-    ServingQueue* queue = Ready(state, res);
+    Scheduler* queue = Ready(state, res);
     if (!queue) return;
     SendJson(res, {{"default_generation_settings", {{"n_ctx", state.card.n_ctx}}},
-                   {"total_slots", 1},
+                   {"total_slots", queue->stats().slots},
                    {"model_alias", state.options.alias},
                    {"model_path", state.card.path},
                    {"build_info", "cpubrrr"}});
   });
   http.Get("/slots", [&state](const httplib::Request&, httplib::Response& res) {
-    ServingQueue* queue = Ready(state, res);
+    Scheduler* queue = Ready(state, res);
     if (!queue) return;
-    SendJson(res, Json::array({{{"id", 0}, {"n_ctx", state.card.n_ctx}, {"is_processing", queue->stats().running > 0}}}));
+    const ServingStats stats = queue->stats();
+    Json slots = Json::array();
+    for (size_t i = 0; i < stats.slot_busy.size(); ++i) {
+      slots.push_back({{"id", i}, {"n_ctx", state.card.n_ctx}, {"is_processing", stats.slot_busy[i]}});
+    }
+    SendJson(res, slots);
   });
   http.Post("/tokenize", [&state](const httplib::Request& req, httplib::Response& res) {
-    ServingQueue* queue = Ready(state, res);
+    Scheduler* queue = Ready(state, res);
     if (!queue) return;
     absl::StatusOr<Json> body = ParseBody(req);
     if (!body.ok()) return SendOpenAiError(res, FromStatus(body.status()));
@@ -89,7 +94,7 @@ void AddNativeRoutes(httplib::Server& http, ServerState& state) {
     SendJson(res, {{"tokens", tokens}});
   });
   http.Post("/detokenize", [&state](const httplib::Request& req, httplib::Response& res) {
-    ServingQueue* queue = Ready(state, res);
+    Scheduler* queue = Ready(state, res);
     if (!queue) return;
     absl::StatusOr<Json> body = ParseBody(req);
     if (!body.ok()) return SendOpenAiError(res, FromStatus(body.status()));
@@ -106,7 +111,7 @@ void AddNativeRoutes(httplib::Server& http, ServerState& state) {
     SendJson(res, {{"content", queue->engine().tokenizer().Decode(ids)}});
   });
   http.Post("/apply-template", [&state](const httplib::Request& req, httplib::Response& res) {
-    ServingQueue* queue = Ready(state, res);
+    Scheduler* queue = Ready(state, res);
     if (!queue) return;
     absl::StatusOr<Json> body = ParseBody(req);
     if (!body.ok()) return SendOpenAiError(res, FromStatus(body.status()));
@@ -117,7 +122,7 @@ void AddNativeRoutes(httplib::Server& http, ServerState& state) {
     SendJson(res, {{"prompt", *prompt}});
   });
   http.Get("/metrics", [&state](const httplib::Request&, httplib::Response& res) {
-    ServingQueue* queue = Ready(state, res);
+    Scheduler* queue = Ready(state, res);
     if (queue) res.set_content(Metrics(*queue), "text/plain; version=0.0.4");
   });
 }

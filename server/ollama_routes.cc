@@ -84,7 +84,7 @@ Json FinalFields(Kind kind, const GenerateResult* whole, const GenerateResult& r
 }
 
 void Generate(ServerState& state, Kind kind, const httplib::Request& req, httplib::Response& res) {
-  ServingQueue* queue = state.queue.load();
+  Scheduler* queue = state.queue.load();
   if (queue == nullptr) return SendOllamaError(res, Unavailable("the model is loading"));
   absl::StatusOr<Json> body = ParseBody(req);
   if (!body.ok()) return SendOllamaError(res, FromStatus(body.status()));

@@ -13,7 +13,7 @@ namespace {
 enum class Kind { kChat, kText };
 
 // Runs `r` and returns the whole answer.
-void Answer(ServerState& state, ServingQueue& queue, Kind kind, const ResponseHeader& h, OpenAiRequest r,
+void Answer(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeader& h, OpenAiRequest r,
             httplib::Response& res) {
   std::vector<SampleResult> samples;
   GenerateCallbacks callbacks;
@@ -26,7 +26,7 @@ void Answer(ServerState& state, ServingQueue& queue, Kind kind, const ResponseHe
 }
 
 // Runs `r` streaming server-sent events into `sink`, then ends the stream.
-void Stream(ServerState& state, ServingQueue& queue, Kind kind, const ResponseHeader& h, const OpenAiRequest& r,
+void Stream(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeader& h, const OpenAiRequest& r,
             httplib::DataSink& sink) {
   bool gone = false;
   std::vector<SampleResult> pending;  // sampled tokens whose logprobs the next chunk carries
@@ -78,7 +78,7 @@ void Stream(ServerState& state, ServingQueue& queue, Kind kind, const ResponseHe
 }
 
 void Generate(ServerState& state, Kind kind, const httplib::Request& req, httplib::Response& res) {
-  ServingQueue* queue = state.queue.load();
+  Scheduler* queue = state.queue.load();
   if (queue == nullptr) return SendOpenAiError(res, Unavailable("Loading model"));
   absl::StatusOr<Json> body = ParseBody(req);
   if (!body.ok()) return SendOpenAiError(res, FromStatus(body.status()));

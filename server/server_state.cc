@@ -66,7 +66,7 @@ absl::StatusOr<Json> ParseBody(const httplib::Request& req) {
   return body;
 }
 
-absl::StatusOr<uint32_t> CheckPrompt(const ServingQueue& queue, const GenerateRequest& request,
+absl::StatusOr<uint32_t> CheckPrompt(const Scheduler& queue, const GenerateRequest& request,
                                      ApiError* error) {
   absl::StatusOr<std::vector<int32_t>> prompt = queue.engine().TokenizePrompt(request);
   if (!prompt.ok()) {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "httplib.h"
-#include "runtime/serving/serving_queue.h"
+#include "runtime/serving/scheduler.h"
 #include "server/api_error.h"
 #include "server/json_fields.h"
 
@@ -42,8 +42,8 @@ struct ModelCard {
 struct ServerState {
   ServerOptions options;
   ModelCard card;
-  std::unique_ptr<ServingQueue> owned_queue;
-  std::atomic<ServingQueue*> queue{nullptr};  // null while the model loads
+  std::unique_ptr<Scheduler> owned_queue;
+  std::atomic<Scheduler*> queue{nullptr};  // null while the model loads
   std::atomic<bool> stopping{false};
 };
 
@@ -58,7 +58,7 @@ absl::StatusOr<Json> ParseBody(const httplib::Request& req);
 
 // Returns the prompt's token count when it fits the context and the queue has room, else
 // fails and sets the error to send.
-absl::StatusOr<uint32_t> CheckPrompt(const ServingQueue& queue, const GenerateRequest& request,
+absl::StatusOr<uint32_t> CheckPrompt(const Scheduler& queue, const GenerateRequest& request,
                                      ApiError* error);
 
 int64_t UnixSeconds();

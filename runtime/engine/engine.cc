@@ -18,17 +18,12 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Opens `n` sessions that share `total` positions (0: the model's choice for one).
-absl::StatusOr<std::vector<EngineSlot>> OpenSlots(Model& model, uint32_t total, uint32_t n) {
-  if (total == 0 && n > 1) {
+// Opens `n` sessions of `each` positions (0: the model's choice for one, split among them).
+absl::StatusOr<std::vector<EngineSlot>> OpenSlots(Model& model, uint32_t each, uint32_t n) {
+  if (each == 0 && n > 1) {
     absl::StatusOr<std::unique_ptr<Session>> probe = model.NewSession(0);
     if (!probe.ok()) return probe.status();
-    total = (*probe)->context_length();
-  }
-  const uint32_t each = total / n;
-  if (total != 0 && each == 0) {
-    return absl::InvalidArgumentError(absl::StrCat("a context of ", total, " positions cannot be split into ",
-                                                   n, " slots"));
+    each = std::max<uint32_t>((*probe)->context_length() / n, 1);
   }
   std::vector<EngineSlot> slots(n);
   for (EngineSlot& slot : slots) {

@@ -18,8 +18,9 @@
 namespace cpubrrr {
 
 struct EngineOptions {
-  // Positions of all slots together, split evenly (llama-server's -c with -np); 0: the
-  // model's choice for one session (see Model::NewSession), split likewise.
+  // Positions of each slot (what one conversation can reach, as with llama-server's
+  // unified cache); 0: the model's choice for one session (see Model::NewSession), split
+  // evenly among the slots.
   uint32_t context_length = 0;
   uint32_t batch_size = 512;  // prompt tokens per Forward call during prefill
   uint32_t slots = 1;         // sessions (llama-server's -np); Generate uses the first

@@ -51,6 +51,11 @@ absl::StatusOr<std::unique_ptr<Session>> FakeModel::NewSession(uint32_t context_
   return std::make_unique<FakeSession>(context_length, rewind_limit_);
 }
 
+absl::Status FakeModel::ForwardBatch(absl::Span<const ForwardEntry> entries) {
+  if (entries.size() > widest_batch_.load()) widest_batch_.store(entries.size());
+  return Model::ForwardBatch(entries);
+}
+
 absl::Status FakeModel::Forward(Session& session, absl::Span<const int32_t> tokens,
                                 absl::Span<float> logits) {
   FakeSession& s = static_cast<FakeSession&>(session);

@@ -2,6 +2,7 @@
 #ifndef CPUBRRR_RUNTIME_ENGINE_FAKE_MODEL_H_
 #define CPUBRRR_RUNTIME_ENGINE_FAKE_MODEL_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -27,11 +28,15 @@ class FakeModel : public Model {
   absl::StatusOr<std::unique_ptr<Session>> NewSession(uint32_t context_length) override;
   absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
                        absl::Span<float> logits) override;
+  // Model's one-by-one ForwardBatch, noting the widest batch.
+  absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries) override;
 
   // Returns how many tokens Forward has evaluated so far (all sessions).
   uint64_t evaluated_tokens() const { return evaluated_; }
   // Returns how many Forward calls there were.
   uint64_t forward_calls() const { return forward_calls_; }
+  // Returns the most entries a ForwardBatch call carried (any thread may ask).
+  size_t widest_batch() const { return widest_batch_.load(); }
   // Makes later sessions rewind as a sliding-window ring does: at most `limit` positions
   // back, else to the latest checkpoint at or before the target, else to 0.
   void set_rewind_limit(uint32_t limit) { rewind_limit_ = limit; }
@@ -41,6 +46,7 @@ class FakeModel : public Model {
   NextToken next_;
   uint64_t evaluated_ = 0;
   uint64_t forward_calls_ = 0;
+  std::atomic<size_t> widest_batch_{0};
   uint32_t rewind_limit_ = UINT32_MAX;
 };
 

@@ -1,5 +1,5 @@
 // The official OpenAI, Ollama and Anthropic client libraries against `cpubrrr serve` on loopback,
-// with a tiny gpt-oss model (greedy output is the same whatever shares the cache).
+// with a tiny gpt-oss model on 4 slots.
 // Usage: node clients_test.cjs PORT KEY ALIAS
 const OpenAI = require('openai');
 const { Ollama } = require('ollama');
@@ -207,14 +207,28 @@ async function streamText(params) {
     }
   });
 
-  await test('load: 16 concurrent streams each equal to the same request alone', async () => {
+  // Four slots share each step, where a weight several rows use takes the gemm path: a
+  // token may differ from the solo run's only where the solo run's top two were a near tie.
+  await test('load: 16 concurrent streams on 4 slots each equal to the same request alone', async () => {
+    const props = await (await fetch(`${base}/props`, { headers: { Authorization: `Bearer ${key}` } })).json();
+    check(props.total_slots === 4, JSON.stringify(props));
     const prompts = Array.from({ length: 16 }, (_, i) => [{ role: 'user', content: `Count to ${i}.` }]);
-    const together = await Promise.all(prompts.map(m => streamText({ model: alias, messages: m, max_tokens: 12, ...greedy })));
+    const params = m => ({ model: alias, messages: m, max_tokens: 12, logprobs: true, top_logprobs: 2, ...greedy });
+    const together = await Promise.all(prompts.map(m => streamText(params(m))));
     for (let i = 0; i < prompts.length; i++) {
-      const alone = await openai.chat.completions.create({ model: alias, messages: prompts[i], max_tokens: 12, ...greedy });
+      const alone = await openai.chat.completions.create(params(prompts[i]));
       const usage = together[i].chunks[together[i].chunks.length - 1].usage;
       check(usage.completion_tokens === 12, `stream ${i}: ${JSON.stringify(usage)}`);
-      check(together[i].text === alone.choices[0].message.content, `stream ${i} differs from its solo run`);
+      const streamed = together[i].chunks.flatMap(c => (c.choices[0] && c.choices[0].logprobs && c.choices[0].logprobs.content) || []);
+      const solo = alone.choices[0].logprobs.content;
+      check(streamed.length === solo.length, `stream ${i}: ${streamed.length} tokens with logprobs, solo ${solo.length}`);
+      const first = solo.findIndex((t, j) => !streamed[j] || streamed[j].token !== t.token);
+      if (first < 0) {
+        check(together[i].text === alone.choices[0].message.content, `stream ${i}: same tokens, other text`);
+      } else {
+        const [a, b] = solo[first].top_logprobs;
+        check(a.logprob - b.logprob < 1e-3, `stream ${i} differs from its solo run at token ${first}, solo margin ${a.logprob - b.logprob}`);
+      }
     }
     const health = await fetch(`${base}/health`);
     check(health.status === 200, `health ${health.status}`);

@@ -10,7 +10,7 @@ clients="$4"  # node_modules holding openai and ollama
 script="$5"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 "$synth" --shape=gpt-oss-tiny --tokenizer="$tokenizer" --out="$tmp/tiny.gguf" 2>/dev/null || { echo "FAIL synth"; exit 1; }
-XDG_CACHE_HOME="$tmp/cache" "$driver" serve -m "$tmp/tiny.gguf" --port 0 --api-key secret -c 1024 --alias tiny \
+XDG_CACHE_HOME="$tmp/cache" "$driver" serve -m "$tmp/tiny.gguf" --port 0 --api-key secret -c 1024 -np 4 --alias tiny \
   2>"$tmp/serve.err" &
 pid=$!
 port=""

@@ -46,12 +46,13 @@ void ReportRepack(const ModelInfo& info) {
 }
 
 absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
-    const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+    const CliOptions& options, absl::Span<const ArchitectureFactory> factories, uint32_t slots) {
   absl::StatusOr<ModelSource> source = ResolveCliModel(options);
   if (!source.ok()) return source.status();
   LoadProgress progress(source->path);
   LoadEngineOptions load;
   load.engine.context_length = options.context_length;
+  load.engine.slots = slots;
   load.model.threads = options.threads;
   load.model.repack = options.repack;
   load.model.repack_cache_dir = RepackCacheDir(options);
@@ -60,9 +61,10 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   if (!engine.ok()) return engine.status();
   progress.Done();
   const ModelInfo& info = (*engine)->model().info();
-  std::fprintf(stderr, "model: %s (%s, %.2f B parameters), context %u tokens\n",
+  std::fprintf(stderr, "model: %s (%s, %.2f B parameters), context %u tokens%s\n",
                info.name.empty() ? "unnamed" : info.name.c_str(), info.architecture.c_str(),
-               info.n_params / 1e9, (*engine)->context_length());
+               info.n_params / 1e9, (*engine)->context_length(),
+               slots > 1 ? absl::StrCat(" in each of ", slots, " slots").c_str() : "");
   ReportRepack(info);
   return engine;
 }

@@ -25,10 +25,11 @@ std::string RepackCacheDir(const CliOptions& options);
 // Tells on stderr how much of the model was repacked and where the copies live.
 void ReportRepack(const ModelInfo& info);
 
-// Returns the engine for `options` (-m, -t, -c), telling on stderr what is loading and,
-// for the default model, that its weights are random.
+// Returns the engine for `options` (-m, -t, -c) with `slots` sessions sharing -c, telling
+// on stderr what is loading and, for the default model, that its weights are random.
 absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(const CliOptions& options,
-                                                      absl::Span<const ArchitectureFactory> factories);
+                                                      absl::Span<const ArchitectureFactory> factories,
+                                                      uint32_t slots = 1);
 
 // Returns the prompt of -p, the positional words, or the contents of -f; NotFound when
 // the file cannot be read, InvalidArgument when none is given.

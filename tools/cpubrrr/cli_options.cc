@@ -180,7 +180,7 @@ const std::vector<Flag>& Flags() {
        [](const std::string& v, CliOptions& o) { o.alias = v; return absl::OkStatus(); }},
       {{"--timeout", "-to"}, kServe, "SECONDS", "socket read and write timeout (default 600)",
        Int<int>("--timeout", [](CliOptions& o) -> int& { return o.timeout_seconds; }, 1)},
-      {{"-np", "--parallel"}, kServe, "N", "concurrent sequences (default 1; only 1 until the batching scheduler)",
+      {{"-np", "--parallel"}, kServe, "N", "slots: conversations decoded together, each with -c positions (default 4)",
        Int<int>("--parallel", [](CliOptions& o) -> int& { return o.parallel; }, 1)},
       {{"-o", "--output"}, kBench, "md|json", "a markdown table (default) or JSON rows",
        [](const std::string& v, CliOptions& o) {

@@ -56,7 +56,7 @@ struct CliOptions {
   std::string api_key_file;           // serve --api-key-file: one key per line
   std::string alias;                  // serve --alias: the model's name in the APIs
   int timeout_seconds = 600;          // serve --timeout
-  int parallel = 1;                   // serve -np
+  int parallel = 4;                   // serve -np: slots
 };
 
 // Parses `args` (without the program name): a subcommand, then its flags and positional

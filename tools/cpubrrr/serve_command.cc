@@ -111,14 +111,10 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
     std::_Exit(1);
   });
   std::fprintf(stderr, "serve: listening on http://%s:%d (model loading)\n", so.host.c_str(), http.port());
-  if (options.parallel > 1) {
-    std::fprintf(stderr, "serve: -np %d: requests are served one at a time for now (the batching scheduler is not built yet)\n",
-                 options.parallel);
-  }
 
   CliOptions model_options = options;
   model_options.model = source->path;
-  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(model_options, factories);
+  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(model_options, factories, options.parallel);
   if (!engine.ok()) {
     abandoned.store(true);
     kill(getpid(), SIGTERM);  // releases the signal thread
@@ -137,7 +133,7 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   card.n_ctx = (*engine)->context_length();
   struct stat st;
   if (stat(source->path.c_str(), &st) == 0) card.modified = st.st_mtime;
-  http.Serve(std::make_unique<ServingQueue>(*std::move(engine), so.max_waiting), card);
+  http.Serve(std::make_unique<Scheduler>(*std::move(engine), SchedulerOptions{.max_waiting = so.max_waiting}), card);
   serving.store(true);
   std::fprintf(stderr, "serve: ready: %s as '%s', context %u\n", source->path.c_str(), so.alias.c_str(), card.n_ctx);
 
