@@ -122,6 +122,7 @@ class MoeModel : public Model {
   absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
                        absl::Span<float> logits) override;
   absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries) override;
+  uint64_t weight_bytes_read() const override { return bytes_read_; }
 
  private:
   // A row of a pass: a token of a session at its position.
@@ -167,6 +168,9 @@ class MoeModel : public Model {
   std::vector<PassRow> rows_;    // the pass's rows (at most batch_)
   std::vector<HeadRow> heads_;   // rows whose logits are wanted, in row order
   std::vector<float> head_out_;  // logits of several head rows, n_vocab apart
+  uint64_t dense_bytes_ = 0;     // a pass's attention and router weights, all layers
+  std::vector<uint64_t> expert_bytes_;  // per layer: one expert's gate, up and down
+  uint64_t bytes_read_ = 0;      // weight_bytes_read()
   ActivationBatch act_d_, act_attn_, hidden_, act_out_;
   RopeParams rope_;
 };
@@ -264,6 +268,10 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
     per_token += k * (l.gate_exps.bytes() + l.up_exps.bytes() + l.down_exps.bytes()) / c_.n_expert;
   }
   info_.bytes_per_token = per_token;
+  for (const LayerWeights& l : w_.layers) {
+    dense_bytes_ += l.wq.bytes() + l.wk.bytes() + l.wv.bytes() + l.wo.bytes() + l.router.bytes();
+    expert_bytes_.push_back((l.gate_exps.bytes() + l.up_exps.bytes() + l.down_exps.bytes()) / c_.n_expert);
+  }
   info_.derived_bytes = repacked_.bytes;
 }
 
@@ -347,6 +355,7 @@ absl::Status MoeModel::ForwardBatch(absl::Span<const ForwardEntry> entries) {
     }
     if (heads_.size() > 1) head_out_.resize(heads_.size() * c_.n_vocab);
     Pass();
+    bytes_read_ += dense_bytes_ + rows_.size() * w_.token_embd.row_bytes + (heads_.empty() ? 0 : w_.output.bytes());
     for (const auto& [session, n] : advance) session->Advance(n);
     while (first < entries.size() && done[first] == entries[first].tokens.size()) ++first;
   }
@@ -592,7 +601,10 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
     s.active.push_back(e);
     for (int32_t entry : s.entries[e]) s.down_row[entry] = row++;
   }
-  if (warmer_ && ctx.index() == 0) WarmAhead(s.active, il);
+  if (ctx.index() == 0) {
+    bytes_read_ += s.active.size() * expert_bytes_[il];
+    if (warmer_) WarmAhead(s.active, il);
+  }
   const size_t ff = c_.n_ff_exp;
   const size_t m = s.active.size();
   // This worker's rows of every down output, and then its columns of the residual: the

@@ -85,6 +85,11 @@ class Model {
   // nothing, when any entry would fail Forward or two entries share a session. This
   // default runs the entries one by one and stops at the first that fails.
   virtual absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries);
+
+  // Returns the weight bytes the passes so far have read, each matrix (each routed
+  // expert) counted once per pass that used it; 0 when the model does not count. Divided
+  // by the passes, it is the bytes a step of N sequences really reads.
+  virtual uint64_t weight_bytes_read() const { return 0; }
 };
 
 }  // namespace cpubrrr

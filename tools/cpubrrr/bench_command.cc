@@ -30,14 +30,22 @@ namespace {
 constexpr size_t kBandwidthBytes = size_t{1} << 30;
 constexpr int kBandwidthPasses = 3;
 
-// Returns the tests -p and -n ask for, pp first, in the order given.
+// Returns the tests -p and -n ask for, pp first, in the order given, each at every -np
+// and every -d.
 std::vector<BenchTest> Tests(const CliOptions& options) {
   std::vector<BenchTest> tests;
+  auto add = [&](int n_prompt, int n_gen) {
+    for (int n_seq : options.n_seq) {
+      for (int depth : options.depths) {
+        tests.push_back({.n_prompt = n_prompt, .n_gen = n_gen, .n_seq = n_seq, .depth = depth});
+      }
+    }
+  };
   for (int n : options.n_prompt) {
-    if (n > 0) tests.push_back({.n_prompt = n, .n_gen = 0});
+    if (n > 0) add(n, 0);
   }
   for (int n : options.n_gen) {
-    if (n > 0) tests.push_back({.n_prompt = 0, .n_gen = n});
+    if (n > 0) add(0, n);
   }
   return tests;
 }
@@ -117,13 +125,19 @@ absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architectu
                    .threads = threads,
                    .n_prompt = test.n_prompt,
                    .n_gen = test.n_gen,
+                   .n_seq = test.n_seq,
+                   .depth = test.depth,
                    .samples_ts = {}};
       std::fprintf(stderr, "bench: %s with %d thread%s: a warm-up and %d timed run%s\n",
                    TestName(row).c_str(), threads, threads == 1 ? "" : "s", options.repetitions,
                    options.repetitions == 1 ? "" : "s");
-      absl::StatusOr<std::vector<double>> samples = RunBenchTest(**model, test, options.repetitions);
+      absl::StatusOr<BenchSamples> samples = RunBenchTest(**model, test, options.repetitions);
       if (!samples.ok()) return samples.status();
-      row.samples_ts = *std::move(samples);
+      row.samples_ts = samples->tokens_per_second;
+      // What a token of a shared step really read, where the model counts it.
+      if (test.n_gen > 0 && samples->bytes_per_step > 0) {
+        row.bytes_per_token = static_cast<uint64_t>(samples->bytes_per_step / test.n_seq);
+      }
       report.rows.push_back(std::move(row));
     }
     // This machine's bandwidth moves between minutes; the ceiling takes the better of the

@@ -52,7 +52,10 @@ size_t Width(const std::string& cell) {
 }  // namespace
 
 std::string TestName(const BenchRow& row) {
-  return row.n_prompt > 0 ? absl::StrCat("pp", row.n_prompt) : absl::StrCat("tg", row.n_gen);
+  std::string name = row.n_prompt > 0 ? absl::StrCat("pp", row.n_prompt) : absl::StrCat("tg", row.n_gen);
+  if (row.n_seq > 1) absl::StrAppend(&name, " x", row.n_seq);
+  if (row.depth > 0) absl::StrAppend(&name, " @ d", row.depth);
+  return name;
 }
 
 double CeilingTokensPerSecond(const BenchRow& row, double read_gbs) {
@@ -115,6 +118,8 @@ std::string JsonReport(const BenchReport& report) {
         {"test", TestName(row)},
         {"n_prompt", row.n_prompt},
         {"n_gen", row.n_gen},
+        {"n_depth", row.depth},
+        {"n_seq", row.n_seq},
         {"avg_ts", ts.mean},
         {"stddev_ts", ts.stddev},
         {"samples_ts", row.samples_ts},

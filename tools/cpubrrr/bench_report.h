@@ -23,10 +23,14 @@ struct BenchRow {
   std::string path;
   uint64_t file_bytes = 0;
   uint64_t n_params = 0;
-  uint64_t bytes_per_token = 0;  // ModelInfo::bytes_per_token
+  // Weight bytes per generated token: of a step of n_seq tokens, the measured bytes over
+  // n_seq (ModelInfo::bytes_per_token when the model does not count).
+  uint64_t bytes_per_token = 0;
   int threads = 0;
   int n_prompt = 0;  // ppN: N; 0 for tg rows
   int n_gen = 0;     // tgN: N; 0 for pp rows
+  int n_seq = 1;     // sequences per step; t/s counts all of them
+  int depth = 0;     // tokens already cached before the test
   std::vector<double> samples_ts;  // tokens per second of each repetition
 };
 
@@ -37,7 +41,7 @@ struct BenchReport {
   std::vector<BenchRow> rows;
 };
 
-// Returns "pp512" or "tg128".
+// Returns "pp512" or "tg128", with " x4" for 4 sequences and " @ d8192" at a depth.
 std::string TestName(const BenchRow& row);
 
 // Returns the decode ceiling of `row` in tokens per second: the read bandwidth over the
@@ -51,8 +55,9 @@ std::string MarkdownReport(const BenchReport& report);
 
 // Returns a JSON array of one object per row: the table's values as numbers (file_bytes
 // and size_gib for the file), every sample, and llama-bench's names for the fields it
-// shares (model_filename, model_n_params, n_threads, n_prompt, n_gen, avg_ts, stddev_ts,
-// samples_ts, cpu_info; not model_size, which llama-bench gives as tensor bytes).
+// shares (model_filename, model_n_params, n_threads, n_prompt, n_gen, n_depth, avg_ts,
+// stddev_ts, samples_ts, cpu_info; not model_size, which llama-bench gives as tensor
+// bytes), and n_seq.
 std::string JsonReport(const BenchReport& report);
 
 }  // namespace cpubrrr

@@ -1,4 +1,4 @@
-// A fresh session per run, token ids drawn before the clock starts.
+// Fresh sessions per run, token ids drawn before the clock starts.
 #include "tools/cpubrrr/bench_runs.h"
 
 #include <chrono>
@@ -7,35 +7,58 @@
 
 namespace cpubrrr {
 
-absl::StatusOr<double> TimeBenchRun(Model& model, const BenchTest& test) {
-  const int n = test.n_prompt + test.n_gen;
-  absl::StatusOr<std::unique_ptr<Session>> session = model.NewSession(n);
-  if (!session.ok()) return session.status();
+absl::StatusOr<BenchRun> TimeBenchRun(Model& model, const BenchTest& test) {
+  const int n = test.depth + test.n_prompt + test.n_gen;
   std::mt19937 rng(1234);
   std::uniform_int_distribution<int32_t> id(0, model.info().n_vocab - 1);
-  std::vector<int32_t> tokens(n);
-  for (int32_t& token : tokens) token = id(rng);
-  std::vector<float> logits(model.info().n_vocab);
+  std::vector<std::unique_ptr<Session>> sessions;
+  std::vector<std::vector<int32_t>> tokens(test.n_seq, std::vector<int32_t>(n));
+  std::vector<std::vector<float>> logits(test.n_seq, std::vector<float>(model.info().n_vocab));
+  for (int s = 0; s < test.n_seq; ++s) {
+    absl::StatusOr<std::unique_ptr<Session>> session = model.NewSession(n);
+    if (!session.ok()) return session.status();
+    sessions.push_back(*std::move(session));
+    for (int32_t& token : tokens[s]) token = id(rng);
+  }
+  // Runs tokens [begin, begin + count) of every sequence in one call.
+  auto run = [&](int begin, int count) {
+    std::vector<ForwardEntry> entries;
+    for (int s = 0; s < test.n_seq; ++s) {
+      entries.push_back({sessions[s].get(), absl::MakeConstSpan(tokens[s]).subspan(begin, count),
+                         absl::MakeSpan(logits[s])});
+    }
+    return model.ForwardBatch(entries);
+  };
+  if (test.depth > 0) {
+    if (absl::Status s = run(0, test.depth); !s.ok()) return s;
+  }
+  const uint64_t bytes_before = model.weight_bytes_read();
   const auto start = std::chrono::steady_clock::now();
+  int steps = 0;
   if (test.n_prompt > 0) {
-    if (absl::Status s = model.Forward(**session, tokens, absl::MakeSpan(logits)); !s.ok()) return s;
+    if (absl::Status s = run(test.depth, test.n_prompt); !s.ok()) return s;
+    steps = 1;
   } else {
-    for (int i = 0; i < n; ++i) {
-      if (absl::Status s = model.Forward(**session, {&tokens[i], 1}, absl::MakeSpan(logits)); !s.ok()) return s;
+    for (; steps < test.n_gen; ++steps) {
+      if (absl::Status s = run(test.depth + steps, 1); !s.ok()) return s;
     }
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  BenchRun result;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.bytes_per_step = static_cast<double>(model.weight_bytes_read() - bytes_before) / steps;
+  return result;
 }
 
-absl::StatusOr<std::vector<double>> RunBenchTest(Model& model, const BenchTest& test, int repetitions) {
-  if (absl::StatusOr<double> warm_up = TimeBenchRun(model, test); !warm_up.ok()) return warm_up.status();
-  std::vector<double> tokens_per_second;
+absl::StatusOr<BenchSamples> RunBenchTest(Model& model, const BenchTest& test, int repetitions) {
+  if (absl::StatusOr<BenchRun> warm_up = TimeBenchRun(model, test); !warm_up.ok()) return warm_up.status();
+  BenchSamples samples;
   for (int r = 0; r < repetitions; ++r) {
-    absl::StatusOr<double> seconds = TimeBenchRun(model, test);
-    if (!seconds.ok()) return seconds.status();
-    tokens_per_second.push_back((test.n_prompt + test.n_gen) / *seconds);
+    absl::StatusOr<BenchRun> run = TimeBenchRun(model, test);
+    if (!run.ok()) return run.status();
+    samples.tokens_per_second.push_back(static_cast<double>(test.n_seq) * (test.n_prompt + test.n_gen) / run->seconds);
+    samples.bytes_per_step += run->bytes_per_step / repetitions;
   }
-  return tokens_per_second;
+  return samples;
 }
 
 }  // namespace cpubrrr

@@ -1,6 +1,8 @@
-// The timed runs of `cpubrrr bench`, as llama-bench defines them: ppN is a prefill of N
-// tokens in one Forward call, tgN is N single-token Forward calls; each starts from a
-// fresh session and feeds random token ids drawn from a fixed seed.
+// The timed runs of `cpubrrr bench`, as llama-bench and llama-batched-bench define them:
+// ppN is a prefill of N tokens in one forward call, tgN is N single-token steps; with
+// n_seq sequences each step carries one row of each (one ForwardBatch), and with a depth
+// every sequence first holds that many tokens (untimed). Each run starts from fresh
+// sessions and feeds random token ids drawn from a fixed seed.
 #ifndef CPUBRRR_TOOLS_CPUBRRR_BENCH_RUNS_H_
 #define CPUBRRR_TOOLS_CPUBRRR_BENCH_RUNS_H_
 
@@ -15,15 +17,27 @@ namespace cpubrrr {
 struct BenchTest {
   int n_prompt = 0;
   int n_gen = 0;
+  int n_seq = 1;  // sequences run together (llama-batched-bench's parallel sequences)
+  int depth = 0;  // tokens already in each sequence's cache (llama-bench's -d)
 };
 
-// Returns the seconds of one run of `test` on a new session; only the Forward calls are
-// timed.
-absl::StatusOr<double> TimeBenchRun(Model& model, const BenchTest& test);
+struct BenchRun {
+  double seconds = 0;         // the timed forward calls
+  double bytes_per_step = 0;  // weight bytes a forward call read (0: the model does not count)
+};
+
+// Times one run of `test` on new sessions; only the forward calls after the depth fill
+// are timed.
+absl::StatusOr<BenchRun> TimeBenchRun(Model& model, const BenchTest& test);
+
+struct BenchSamples {
+  std::vector<double> tokens_per_second;  // all sequences' tokens, per timed run
+  double bytes_per_step = 0;              // of the timed runs, averaged
+};
 
 // Runs `test` once untimed (warming caches and paging the weights in), then `repetitions`
-// times, and returns tokens per second of each timed run.
-absl::StatusOr<std::vector<double>> RunBenchTest(Model& model, const BenchTest& test, int repetitions);
+// times.
+absl::StatusOr<BenchSamples> RunBenchTest(Model& model, const BenchTest& test, int repetitions);
 
 }  // namespace cpubrrr
 

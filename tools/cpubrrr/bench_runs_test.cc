@@ -30,10 +30,10 @@ struct RecordingModel {
 
 TEST(RunBenchTest, PromptIsOneForwardPerRunPlusAWarmUp) {
   RecordingModel m;
-  absl::StatusOr<std::vector<double>> ts = RunBenchTest(m.model, {.n_prompt = 16}, 3);
+  absl::StatusOr<BenchSamples> ts = RunBenchTest(m.model, {.n_prompt = 16}, 3);
   ASSERT_TRUE(ts.ok()) << ts.status();
-  EXPECT_EQ(ts->size(), 3u);
-  for (double x : *ts) EXPECT_GT(x, 0);
+  EXPECT_EQ(ts->tokens_per_second.size(), 3u);
+  for (double x : ts->tokens_per_second) EXPECT_GT(x, 0);
   EXPECT_EQ(m.model.forward_calls(), 4u);
   EXPECT_EQ(m.model.evaluated_tokens(), 64u);
   // The session held exactly the 16 prompt tokens: a reused session would hold more (or
@@ -44,12 +44,23 @@ TEST(RunBenchTest, PromptIsOneForwardPerRunPlusAWarmUp) {
 
 TEST(RunBenchTest, GenerationIsOneTokenPerForward) {
   RecordingModel m;
-  absl::StatusOr<std::vector<double>> ts = RunBenchTest(m.model, {.n_gen = 5}, 2);
+  absl::StatusOr<BenchSamples> ts = RunBenchTest(m.model, {.n_gen = 5}, 2);
   ASSERT_TRUE(ts.ok()) << ts.status();
-  EXPECT_EQ(ts->size(), 2u);
+  EXPECT_EQ(ts->tokens_per_second.size(), 2u);
   EXPECT_EQ(m.model.forward_calls(), 15u);
   EXPECT_EQ(m.model.evaluated_tokens(), 15u);
   EXPECT_EQ(m.history.size(), 5u);
+}
+
+// Three sequences at depth 4: one untimed call fills them all, then each step carries one
+// token of each.
+TEST(RunBenchTest, SequencesShareEachStepAfterTheDepthFill) {
+  RecordingModel m;
+  absl::StatusOr<BenchSamples> ts = RunBenchTest(m.model, {.n_gen = 5, .n_seq = 3, .depth = 4}, 1);
+  ASSERT_TRUE(ts.ok()) << ts.status();
+  EXPECT_EQ(m.model.widest_batch(), 3u);
+  EXPECT_EQ(m.model.evaluated_tokens(), 2u * 3 * (4 + 5));
+  EXPECT_EQ(m.history.size(), 9u);
 }
 
 TEST(TimeBenchRun, SameSeededIdsEveryRun) {

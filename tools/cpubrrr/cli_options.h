@@ -46,6 +46,8 @@ struct CliOptions {
 
   std::vector<int> n_prompt = {512};  // bench -p: ppN tests; 0: none
   std::vector<int> n_gen = {128};     // bench -n: tgN tests; 0: none
+  std::vector<int> n_seq = {1};       // bench -np: sequences per step
+  std::vector<int> depths = {0};      // bench -d: tokens cached before each test
   std::vector<int> thread_counts;     // bench -t; empty: the physical cores
   int repetitions = 5;                // bench -r
 
