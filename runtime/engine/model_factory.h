@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "runtime/kv_cache/kv_cache.h"
 #include "runtime/model/model.h"
 
 namespace cpubrrr {
@@ -15,6 +16,8 @@ struct ModelLoadOptions {
   int threads = 0;  // 0: the model's choice
   bool repack = true;  // let the model repack weights for this CPU at load
   std::string repack_cache_dir;  // keep the repacked weights there between loads ("": in memory)
+  int ubatch_size = 512;         // tokens per pass (llama.cpp's -ub)
+  KvCacheType kv_type = KvCacheType::kF16;
   // Called with the fraction (0..1) of the weights loaded so far, if the loader can tell.
   std::function<void(double)> progress;
 };

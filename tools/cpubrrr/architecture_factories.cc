@@ -11,6 +11,8 @@ ModelOptions ToModelOptions(const ModelLoadOptions& options) {
   out.repack = options.repack;
   out.repack_cache_dir = options.repack_cache_dir;
   out.progress = options.progress;
+  out.max_batch_tokens = options.ubatch_size;
+  out.kv_type = options.kv_type;
   return out;
 }
 

@@ -106,6 +106,8 @@ absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architectu
         source->path, {.threads = threads,
                        .repack = options.repack,
                        .repack_cache_dir = RepackCacheDir(options),
+                       .ubatch_size = options.ubatch_size,
+                       .kv_type = options.cache_type,
                        .progress = [&progress](double f) { progress.Update(f); }});
     if (!model.ok()) return model.status();
     progress.Done();

@@ -53,6 +53,9 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   LoadEngineOptions load;
   load.engine.context_length = options.context_length;
   load.engine.slots = slots;
+  load.engine.batch_size = options.batch_size;
+  load.model.ubatch_size = options.ubatch_size;
+  load.model.kv_type = options.cache_type;
   load.model.threads = options.threads;
   load.model.repack = options.repack;
   load.model.repack_cache_dir = RepackCacheDir(options);

@@ -92,6 +92,28 @@ Setter IntList(const char* flag, Field field, int min) {
   };
 }
 
+// Returns a setter for -ctk or -ctv. The cache holds K and V in one type, so the two
+// flags set the same field and the parser refuses them when they disagree.
+Setter CacheType(const char* flag) {
+  return [flag](const std::string& value, CliOptions& o) {
+    KvCacheType type;
+    if (value == "f16") {
+      type = KvCacheType::kF16;
+    } else if (value == "f32") {
+      type = KvCacheType::kF32;
+    } else {
+      return BadValue(flag, value, "f16 or f32 (quantized caches are not supported)");
+    }
+    if (o.cache_type_flag != nullptr && type != o.cache_type) {
+      return absl::InvalidArgumentError(absl::StrCat(flag, " ", value, " differs from ", o.cache_type_flag,
+                                                     ": K and V share one cache type here"));
+    }
+    o.cache_type = type;
+    o.cache_type_flag = flag;
+    return absl::OkStatus();
+  };
+}
+
 const std::vector<Flag>& Flags() {
   static const std::vector<Flag> flags = {
       {{"-m", "--model"}, kModel | kBench, "MODEL", "GGUF file or Ollama name (gpt-oss:20b); default: a tiny random model",
@@ -107,6 +129,14 @@ const std::vector<Flag>& Flags() {
       {{"--no-repack-cache"}, kModel | kBench, nullptr,
        "repack into memory at every load instead of keeping a copy on disk",
        [](const std::string&, CliOptions& o) { o.repack_cache = false; return absl::OkStatus(); }},
+      {{"-b", "--batch-size"}, kModel, "N", "prompt tokens per forward call (default 512)",
+       Int<uint32_t>("--batch-size", [](CliOptions& o) -> uint32_t& { return o.batch_size; }, 1)},
+      {{"-ub", "--ubatch-size"}, kModel | kBench, "N", "tokens per pass through the layers (default 512)",
+       Int<int>("--ubatch-size", [](CliOptions& o) -> int& { return o.ubatch_size; }, 1)},
+      {{"-ctk", "--cache-type-k"}, kModel | kBench, "f16|f32", "KV cache type of K (default f16; the same as -ctv)",
+       CacheType("--cache-type-k")},
+      {{"-ctv", "--cache-type-v"}, kModel | kBench, "f16|f32", "KV cache type of V (default f16; the same as -ctk)",
+       CacheType("--cache-type-v")},
       {{"-c", "--ctx-size"}, kGenerate | Bit(Command::kLogits) | kServe, "N", "context length (default 4096; 0: the model's)",
        Int<uint32_t>("--ctx-size", [](CliOptions& o) -> uint32_t& { return o.context_length; }, 0)},
       {{"-p", "--prompt"}, kPrompt, "TEXT", "prompt text",

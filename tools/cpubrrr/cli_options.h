@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/chat/chat_types.h"
+#include "runtime/kv_cache/kv_cache.h"
 #include "runtime/sampler/sampler_params.h"
 
 namespace cpubrrr {
@@ -25,6 +26,10 @@ struct CliOptions {
   bool repack = true;              // --no-repack turns it off (ModelOptions::repack)
   bool repack_cache = true;        // --no-repack-cache turns it off
   std::string repack_cache_dir;    // --repack-cache; empty: CacheDir()/repacked
+  uint32_t batch_size = 512;       // -b: prompt tokens per forward call (EngineOptions)
+  int ubatch_size = 512;           // -ub: tokens per pass (ModelOptions::max_batch_tokens)
+  KvCacheType cache_type = KvCacheType::kF16;  // -ctk / -ctv (K and V share one type)
+  const char* cache_type_flag = nullptr;       // which of them set it, if any
 
   std::optional<std::string> prompt;  // -p or the positional words
   std::string prompt_file;            // -f

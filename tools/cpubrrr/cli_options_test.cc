@@ -55,6 +55,26 @@ TEST(CliOptions, ServeWithLlamaServerFlags) {
   EXPECT_FALSE(Parse({"run", "--port", "9000"}).ok());
 }
 
+// llama.cpp's names for the engine's knobs, so its per-row configuration can be asked for.
+TEST(CliOptions, BatchUbatchAndCacheTypes) {
+  absl::StatusOr<CliOptions> o = Parse({"run", "-b", "64", "-ub", "1", "-ctk", "f32", "-ctv", "f32", "hi"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->batch_size, 64u);
+  EXPECT_EQ(o->ubatch_size, 1);
+  EXPECT_EQ(o->cache_type, KvCacheType::kF32);
+  absl::StatusOr<CliOptions> mixed = Parse({"run", "-ctk", "f32", "-ctv", "f16", "hi"});
+  EXPECT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.status().message().find("share one cache type"), std::string::npos) << mixed.status();
+  EXPECT_FALSE(Parse({"run", "-ctk", "q8_0", "hi"}).ok());
+  EXPECT_FALSE(Parse({"run", "-ub", "0", "hi"}).ok());
+  absl::StatusOr<CliOptions> bench = Parse({"bench", "-np", "1,4", "-d", "0,8192", "-ub", "256"});
+  ASSERT_TRUE(bench.ok()) << bench.status();
+  EXPECT_EQ(bench->n_seq, (std::vector<int>{1, 4}));
+  EXPECT_EQ(bench->depths, (std::vector<int>{0, 8192}));
+  EXPECT_EQ(bench->ubatch_size, 256);
+  EXPECT_FALSE(Parse({"bench", "-np", "0"}).ok());
+}
+
 TEST(CliOptions, LongFormsWithEqualsAndPositionalPrompt) {
   absl::StatusOr<CliOptions> o = Parse({"run", "--model=a.gguf", "--n-predict=-1", "why", "so?"});
   ASSERT_TRUE(o.ok()) << o.status();
