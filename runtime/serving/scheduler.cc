@@ -47,7 +47,8 @@ struct Scheduler::Slot {
   std::vector<float> logits;
   Clock::time_point start, first_logits;
   uint64_t last_used = 0;    // the admission of its last job
-  int64_t last_prompt = 0;   // that job's prompt tokens
+  int64_t last_prompt = 0;   // that job's prompt tokens (or the tokens warmed after it)
+  std::vector<int32_t> warm;  // the next turn's history to prefill while idle (empty: none)
 };
 
 Scheduler::Scheduler(std::unique_ptr<Engine> engine, const SchedulerOptions& options)
@@ -181,7 +182,7 @@ void Scheduler::Loop() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      work_.wait(lock, [&] { return stopping_ || !waiting_.empty() || stats_.running > 0; });
+      work_.wait(lock, [&] { return stopping_ || !waiting_.empty() || stats_.running > 0 || stats_.warming > 0; });
       if (stopping_ && stats_.running == 0) return;
       Admit();
     }
@@ -213,6 +214,10 @@ void Scheduler::Admit() {
     }
     if (!best) return;
     waiting_.pop_front();
+    if (!slots_[*best].warm.empty()) {  // the new request needs the compute: stop warming
+      slots_[*best].warm.clear();
+      --stats_.warming;
+    }
     slots_[*best].job = job;
     slots_[*best].admitted = ++admissions_;
     ++stats_.running;
@@ -227,6 +232,8 @@ void Scheduler::Complete(size_t i, absl::StatusOr<GenerateResult> result) {
   s.next.reset();
   s.last_used = s.admitted;
   s.last_prompt = static_cast<int64_t>(s.job->prompt.size());
+  if (result.ok()) s.warm = NextTurnHistory(*s.job->request, *result);
+  if (!s.warm.empty()) s.last_prompt = static_cast<int64_t>(s.warm.size());
   if (result.ok()) {
     const auto now = Clock::now();
     GenerateTimings& t = result->timings;
@@ -252,6 +259,7 @@ void Scheduler::Complete(size_t i, absl::StatusOr<GenerateResult> result) {
       stats_.prompt_seconds += t.prompt_seconds;
       stats_.generation_seconds += t.generation_seconds;
     }
+    if (!s.warm.empty()) ++stats_.warming;
     s.job->result = std::move(result);
     s.job->done = true;
     s.job = nullptr;
@@ -259,6 +267,56 @@ void Scheduler::Complete(size_t i, absl::StatusOr<GenerateResult> result) {
     stats_.slot_busy[i] = false;
   }
   progress_.notify_all();
+}
+
+std::vector<int32_t> Scheduler::NextTurnHistory(const GenerateRequest& request,
+                                                 const GenerateResult& result) const {
+  if (!options_.prefill_next_turn || request.raw_prompt.has_value()) return {};
+  if (result.finish == FinishReason::kCancelled || result.finish == FinishReason::kContextFull) return {};
+  // The conversation as the next request will send it, up to where its new message
+  // begins: an empty user message after the answer keeps the answer rendered as history
+  // (both templates drop its reasoning there) and ends the shared part just before the
+  // user's text.
+  GenerateRequest next;
+  next.chat = request.chat;
+  next.chat.messages.push_back(result.message);
+  next.chat.messages.push_back({.role = "user"});
+  absl::StatusOr<std::vector<int32_t>> tokens = engine_->TokenizePrompt(next);
+  if (!tokens.ok() || tokens->size() > engine_->context_length()) return {};
+  return *std::move(tokens);
+}
+
+void Scheduler::WarmStep() {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    Slot& s = slots_[i];
+    if (s.job != nullptr || s.warm.empty()) continue;
+    EngineSlot& es = engine_->slot(i);
+    engine_->Reuse(es, s.warm);
+    const size_t n = std::min<size_t>(std::max<uint32_t>(options_.prefill_chunk, 1), s.warm.size() - es.cached.size());
+    const absl::Span<const int32_t> chunk = absl::MakeConstSpan(s.warm).subspan(es.cached.size(), n);
+    const ForwardEntry entry{es.session.get(), chunk, {}};
+    const absl::Status status = engine_->model().ForwardBatch({&entry, 1});
+    bool finished = !status.ok();
+    if (status.ok()) {
+      es.cached.insert(es.cached.end(), chunk.begin(), chunk.end());
+      if (es.cached.size() == s.warm.size()) {
+        es.session->Checkpoint();  // the next prompt diverges here, at the user's text
+        finished = true;
+      }
+    } else {
+      es.session->Truncate(0);
+      es.cached.clear();
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    ++stats_.steps;
+    ++stats_.step_rows;
+    if (status.ok()) stats_.warmed_tokens += n;
+    if (finished) {
+      s.warm.clear();
+      --stats_.warming;
+    }
+    return;
+  }
 }
 
 void Scheduler::Step() {
@@ -307,7 +365,10 @@ void Scheduler::Step() {
     chunk.push_back(n);
     budget -= n;
   }
-  if (entries.empty()) return;
+  if (entries.empty()) {
+    WarmStep();
+    return;
+  }
   const absl::Status status = engine_->model().ForwardBatch(entries);
   {
     std::lock_guard<std::mutex> lock(mu_);

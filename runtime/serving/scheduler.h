@@ -1,6 +1,7 @@
 // Requests from many threads decoded together: the engine's slots, each step one
 // ForwardBatch over every decoding slot and a bounded chunk of pending prompt, a bounded
-// wait queue beyond the slots, and cancellation at any point, prefill included.
+// wait queue beyond the slots, cancellation at any point, prefill included, and the next
+// turn's history prefilled while idle.
 #ifndef CPUBRRR_RUNTIME_SERVING_SCHEDULER_H_
 #define CPUBRRR_RUNTIME_SERVING_SCHEDULER_H_
 
@@ -23,6 +24,10 @@ struct SchedulerOptions {
   // not stall the others' streams for its whole prefill (a step with no decoding slot
   // takes the engine's batch size).
   uint32_t prefill_chunk = 128;
+  // When a chat turn ends, prefill, while no request needs the compute, the conversation
+  // as the next turn will render it (the answer without its reasoning), so a follow-up
+  // evaluates only its new message.
+  bool prefill_next_turn = true;
 };
 
 // Totals since the scheduler was made (for /metrics and /slots).
@@ -35,6 +40,8 @@ struct ServingStats {
   double generation_seconds = 0;
   uint64_t steps = 0;             // ForwardBatch calls
   uint64_t step_rows = 0;         // sequences those calls carried, summed
+  uint64_t warmed_tokens = 0;     // next-turn history prefilled while idle
+  uint32_t warming = 0;           // slots with next-turn history still to prefill
   uint32_t slots = 0;
   std::vector<bool> slot_busy;    // per slot: holds a request
   uint32_t running = 0;           // requests in a slot
@@ -78,6 +85,11 @@ class Scheduler {
   void Step();
   // Ends slot i's turn and hands its result to the waiting caller.
   void Complete(size_t i, absl::StatusOr<GenerateResult> result);
+  // Returns the tokens of the conversation `request` and `result` make, rendered as the
+  // next turn's prompt begins (empty: nothing to prefill).
+  std::vector<int32_t> NextTurnHistory(const GenerateRequest& request, const GenerateResult& result) const;
+  // With no request running: one chunk of a free slot's next-turn history.
+  void WarmStep();
 
   std::unique_ptr<Engine> engine_;
   const SchedulerOptions options_;

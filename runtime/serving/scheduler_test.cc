@@ -184,6 +184,41 @@ TEST(Scheduler, AConversationGoesBackToItsSlot) {
   EXPECT_GE(b2.reused_tokens, b1.prompt_tokens);
 }
 
+// Once an answer ends, its slot prefills the conversation as the next turn renders it, so
+// the follow-up evaluates little more than its own message; without that it evaluates the
+// answer too.
+TEST(Scheduler, AFinishedAnswerIsPrefilledForTheNextTurn) {
+  for (bool warm : {true, false}) {
+    SCOPED_TRACE(warm ? "warm" : "cold");
+    Scheduler scheduler(MakeEngine(1, HashNextToken(200)), {.prefill_chunk = 8, .prefill_next_turn = warm});
+    std::vector<ChatMessage> history = {{.role = "user", .content = "tell me a long story"}};
+    GenerateRequest first;
+    first.chat.messages = history;
+    first.max_tokens = 40;
+    first.sampling.temperature = 0;
+    first.ignore_eos = true;
+    absl::StatusOr<GenerateResult> a = scheduler.Generate(first, {});
+    ASSERT_TRUE(a.ok()) << a.status();
+    while (scheduler.stats().warming > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    history.push_back(a->message);
+    history.push_back({.role = "user", .content = "more"});
+    GenerateRequest second = first;
+    second.chat.messages = history;
+    absl::StatusOr<GenerateResult> b = scheduler.Generate(second, {});
+    ASSERT_TRUE(b.ok()) << b.status();
+    const uint32_t evaluated = b->timings.prompt_tokens - b->timings.reused_tokens;
+    if (warm) {
+      EXPECT_GT(scheduler.stats().warmed_tokens, 0u);
+      // What follows the empty user message's start: "more<|im_end|>\n<|im_start|>assistant\n",
+      // 17 tokens in the test's byte vocabulary.
+      EXPECT_EQ(evaluated, 17u);
+    } else {
+      EXPECT_EQ(scheduler.stats().warmed_tokens, 0u);
+      EXPECT_GT(evaluated, 17u + 40);  // and the answer's 40 tokens, rendered anew
+    }
+  }
+}
+
 TEST(Scheduler, StoppingEndsRunningAndWaitingRequests) {
   Gate gate;
   auto scheduler = std::make_unique<Scheduler>(MakeEngine(1, gate.Wrap(HashNextToken(200))), SchedulerOptions{});
