@@ -232,8 +232,10 @@ void Scheduler::Complete(size_t i, absl::StatusOr<GenerateResult> result) {
   s.next.reset();
   s.last_used = s.admitted;
   s.last_prompt = static_cast<int64_t>(s.job->prompt.size());
-  if (result.ok()) s.warm = NextTurnHistory(*s.job->request, *result);
-  if (!s.warm.empty()) s.last_prompt = static_cast<int64_t>(s.warm.size());
+  // Copied before the caller has its result (and may let go of its request), rendered
+  // after, so the answer is not held up.
+  const std::optional<GenerateRequest> next =
+      result.ok() ? NextTurnRequest(*s.job->request, *result) : std::nullopt;
   if (result.ok()) {
     const auto now = Clock::now();
     GenerateTimings& t = result->timings;
@@ -259,7 +261,7 @@ void Scheduler::Complete(size_t i, absl::StatusOr<GenerateResult> result) {
       stats_.prompt_seconds += t.prompt_seconds;
       stats_.generation_seconds += t.generation_seconds;
     }
-    if (!s.warm.empty()) ++stats_.warming;
+    if (next) ++stats_.warming;  // counted from now, so a caller can wait for it
     s.job->result = std::move(result);
     s.job->done = true;
     s.job = nullptr;
@@ -267,12 +269,23 @@ void Scheduler::Complete(size_t i, absl::StatusOr<GenerateResult> result) {
     stats_.slot_busy[i] = false;
   }
   progress_.notify_all();
+  if (!next) return;
+  absl::StatusOr<std::vector<int32_t>> tokens = engine_->TokenizePrompt(*next);
+  if (tokens.ok() && !tokens->empty() && tokens->size() <= engine_->context_length()) {
+    s.warm = *std::move(tokens);
+    s.last_prompt = static_cast<int64_t>(s.warm.size());
+  } else {
+    std::lock_guard<std::mutex> lock(mu_);
+    --stats_.warming;
+  }
 }
 
-std::vector<int32_t> Scheduler::NextTurnHistory(const GenerateRequest& request,
-                                                 const GenerateResult& result) const {
-  if (!options_.prefill_next_turn || request.raw_prompt.has_value()) return {};
-  if (result.finish == FinishReason::kCancelled || result.finish == FinishReason::kContextFull) return {};
+std::optional<GenerateRequest> Scheduler::NextTurnRequest(const GenerateRequest& request,
+                                                          const GenerateResult& result) const {
+  if (!options_.prefill_next_turn || request.raw_prompt.has_value()) return std::nullopt;
+  if (result.finish == FinishReason::kCancelled || result.finish == FinishReason::kContextFull) {
+    return std::nullopt;
+  }
   // The conversation as the next request will send it, up to where its new message
   // begins: an empty user message after the answer keeps the answer rendered as history
   // (both templates drop its reasoning there) and ends the shared part just before the
@@ -281,9 +294,7 @@ std::vector<int32_t> Scheduler::NextTurnHistory(const GenerateRequest& request,
   next.chat = request.chat;
   next.chat.messages.push_back(result.message);
   next.chat.messages.push_back({.role = "user"});
-  absl::StatusOr<std::vector<int32_t>> tokens = engine_->TokenizePrompt(next);
-  if (!tokens.ok() || tokens->size() > engine_->context_length()) return {};
-  return *std::move(tokens);
+  return next;
 }
 
 void Scheduler::WarmStep() {

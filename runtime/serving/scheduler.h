@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -85,9 +86,10 @@ class Scheduler {
   void Step();
   // Ends slot i's turn and hands its result to the waiting caller.
   void Complete(size_t i, absl::StatusOr<GenerateResult> result);
-  // Returns the tokens of the conversation `request` and `result` make, rendered as the
-  // next turn's prompt begins (empty: nothing to prefill).
-  std::vector<int32_t> NextTurnHistory(const GenerateRequest& request, const GenerateResult& result) const;
+  // Returns the conversation `request` and `result` make as the next turn's prompt begins
+  // (nullopt: nothing to prefill).
+  std::optional<GenerateRequest> NextTurnRequest(const GenerateRequest& request,
+                                                 const GenerateResult& result) const;
   // With no request running: one chunk of a free slot's next-turn history.
   void WarmStep();
 
