@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
 #include "runtime/engine/turn.h"
 
 namespace cpubrrr {
@@ -20,6 +21,14 @@ using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
+}
+
+// Returns `text` as a client reading it from JSON has it, and so sends it back: each
+// ill-formed UTF-8 sequence (a random or broken model can emit one) replaced by U+FFFD,
+// as the server's JSON writer replaces it.
+std::string AsJsonClientsReceiveIt(const std::string& text) {
+  const std::string dumped = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::json::parse(dumped).get<std::string>();
 }
 
 }  // namespace
@@ -293,6 +302,9 @@ std::optional<GenerateRequest> Scheduler::NextTurnRequest(const GenerateRequest&
   GenerateRequest next;
   next.chat = request.chat;
   next.chat.messages.push_back(result.message);
+  ChatMessage& answer = next.chat.messages.back();
+  for (std::string* text : {&answer.content, &answer.reasoning}) *text = AsJsonClientsReceiveIt(*text);
+  for (ToolCall& call : answer.tool_calls) call.arguments = AsJsonClientsReceiveIt(call.arguments);
   next.chat.messages.push_back({.role = "user"});
   return next;
 }

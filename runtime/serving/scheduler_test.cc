@@ -219,6 +219,25 @@ TEST(Scheduler, AFinishedAnswerIsPrefilledForTheNextTurn) {
   }
 }
 
+// A model's broken UTF-8 reaches a JSON client as U+FFFD, which it sends back; the warmed
+// history holds the same, so the follow-up still finds it cached.
+TEST(Scheduler, WarmedHistoryHoldsTheTextAsClientsReceiveIt) {
+  const std::vector<int32_t> broken = {'o', 'k', 0xe2, 0x82, ' ', 0xff, 'z'};  // bytes, as the test vocabulary's ids
+  size_t at = 0;  // the step thread's alone
+  Scheduler scheduler(MakeEngine(1, [&](absl::Span<const int32_t>) { return broken[at++ % broken.size()]; }), {});
+  GenerateRequest first = Ask("hi", static_cast<int32_t>(broken.size()));
+  absl::StatusOr<GenerateResult> a = scheduler.Generate(first, {});
+  ASSERT_TRUE(a.ok()) << a.status();
+  while (scheduler.stats().warming > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ChatMessage received = a->message;
+  received.content = "ok\xef\xbf\xbd \xef\xbf\xbdz";  // one U+FFFD per ill-formed sequence
+  GenerateRequest second = first;
+  second.chat.messages = {first.chat.messages[0], received, {.role = "user", .content = "more"}};
+  absl::StatusOr<GenerateResult> b = scheduler.Generate(second, {});
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->timings.prompt_tokens - b->timings.reused_tokens, 17u);
+}
+
 TEST(Scheduler, StoppingEndsRunningAndWaitingRequests) {
   Gate gate;
   auto scheduler = std::make_unique<Scheduler>(MakeEngine(1, gate.Wrap(HashNextToken(200))), SchedulerOptions{});
