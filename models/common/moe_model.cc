@@ -123,6 +123,7 @@ class MoeModel : public Model {
                        absl::Span<float> logits) override;
   absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries) override;
   uint64_t weight_bytes_read() const override { return bytes_read_; }
+  uint32_t DefaultContextLength() const override;
 
  private:
   // A row of a pass: a token of a session at its position.
@@ -137,6 +138,9 @@ class MoeModel : public Model {
     float* logits;
   };
 
+  // Returns each layer's cache positions for a context (a sliding-window layer keeps
+  // window + batch_ - 1).
+  std::vector<uint32_t> CacheCapacities(uint32_t context) const;
   // Runs rows_ through every layer in one WorkerPool::Run and the output head over heads_.
   void Pass();
   void Attention(const WorkerContext& ctx, uint32_t il, int n);
@@ -275,21 +279,24 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
   info_.derived_bytes = repacked_.bytes;
 }
 
-absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_length) {
+std::vector<uint32_t> MoeModel::CacheCapacities(uint32_t context) const {
   const uint32_t ring = c_.sliding_window + batch_ - 1;
-  auto capacities = [&](uint32_t ctx) {
-    std::vector<uint32_t> cap(c_.n_layer);
-    for (uint32_t l = 0; l < c_.n_layer; ++l) cap[l] = c_.IsSlidingLayer(l) ? std::min(ctx, ring) : ctx;
-    return cap;
-  };
-  uint32_t ctx = context_length;
-  if (ctx == 0) {
-    // Default: the trained context, halved until the cache takes at most half of RAM.
-    const uint64_t ram = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-    ctx = c_.n_ctx_train;
-    while (ctx > 4096 && KvCache::BytesFor(capacities(ctx), c_.kv_dim(), options_.kv_type) > ram / 2) ctx /= 2;
-  }
-  absl::StatusOr<KvCache> cache = KvCache::Create(capacities(ctx), c_.kv_dim(), options_.kv_type);
+  std::vector<uint32_t> cap(c_.n_layer);
+  for (uint32_t l = 0; l < c_.n_layer; ++l) cap[l] = c_.IsSlidingLayer(l) ? std::min(context, ring) : context;
+  return cap;
+}
+
+uint32_t MoeModel::DefaultContextLength() const {
+  // The trained context, halved until the cache takes at most half of RAM.
+  const uint64_t ram = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  uint32_t ctx = c_.n_ctx_train;
+  while (ctx > 4096 && KvCache::BytesFor(CacheCapacities(ctx), c_.kv_dim(), options_.kv_type) > ram / 2) ctx /= 2;
+  return ctx;
+}
+
+absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_length) {
+  const uint32_t ctx = context_length == 0 ? DefaultContextLength() : context_length;
+  absl::StatusOr<KvCache> cache = KvCache::Create(CacheCapacities(ctx), c_.kv_dim(), options_.kv_type);
   if (!cache.ok()) return cache.status();
   return std::unique_ptr<Session>(new MoeSession(
       this, RewindableKvCache(*std::move(cache), ctx, c_.sliding_window, kRingCheckpoints), ctx,

@@ -20,11 +20,7 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 
 // Opens `n` sessions of `each` positions (0: the model's choice for one, split among them).
 absl::StatusOr<std::vector<EngineSlot>> OpenSlots(Model& model, uint32_t each, uint32_t n) {
-  if (each == 0 && n > 1) {
-    absl::StatusOr<std::unique_ptr<Session>> probe = model.NewSession(0);
-    if (!probe.ok()) return probe.status();
-    each = std::max<uint32_t>((*probe)->context_length() / n, 1);
-  }
+  if (each == 0 && n > 1) each = std::max<uint32_t>(model.DefaultContextLength() / n, 1);
   std::vector<EngineSlot> slots(n);
   for (EngineSlot& slot : slots) {
     absl::StatusOr<std::unique_ptr<Session>> session = model.NewSession(each);

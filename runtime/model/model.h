@@ -71,6 +71,9 @@ class Model {
   // model's context length, capped by available memory).
   virtual absl::StatusOr<std::unique_ptr<Session>> NewSession(uint32_t context_length) = 0;
 
+  // Returns the context NewSession(0) gives, without making a session.
+  virtual uint32_t DefaultContextLength() const { return info().n_ctx_train; }
+
   // Runs `tokens` at the session's next positions, appends them to its cache and writes
   // the next-token logits after the last of them to `logits` (n_vocab floats). Fails,
   // changing nothing, when the tokens do not fit the context or an id is out of range.
@@ -81,9 +84,10 @@ class Model {
   // rows of several sessions: attention is per session, everything else runs over all rows
   // of a pass, so a step of N decoding sessions reads the weights once. A session's logits
   // may differ from its solo run's within the bound the implementation states (a weight
-  // shared by several rows takes the gemm path, one row the gemv). Fails, changing
-  // nothing, when any entry would fail Forward or two entries share a session. This
-  // default runs the entries one by one and stops at the first that fails.
+  // shared by several rows takes the gemm path, one row the gemv). Fails when any entry
+  // would fail Forward or two entries share a session; a batched implementation then
+  // changes nothing, while this default, which runs the entries one by one, stops at the
+  // first that fails with the earlier ones run.
   virtual absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries);
 
   // Returns the weight bytes the passes so far have read, each matrix (each routed

@@ -57,7 +57,10 @@ struct Scheduler::Slot {
   Clock::time_point start, first_logits;
   uint64_t last_used = 0;    // the admission of its last job
   int64_t last_prompt = 0;   // that job's prompt tokens (or the tokens warmed after it)
-  std::vector<int32_t> warm;  // the next turn's history to prefill while idle (empty: none)
+  // The next turn's history to prefill while idle: the conversation, rendered and
+  // tokenized at the first idle step.
+  std::optional<GenerateRequest> warm_request;
+  std::vector<int32_t> warm;
 };
 
 Scheduler::Scheduler(std::unique_ptr<Engine> engine, const SchedulerOptions& options)
@@ -106,6 +109,19 @@ ServingStats Scheduler::stats() const {
 
 absl::StatusOr<GenerateResult> Scheduler::Generate(const GenerateRequest& request,
                                                    const GenerateCallbacks& callbacks) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (stopping_) return absl::UnavailableError("the server is stopping");
+  ++callers_;
+  struct Count {
+    Scheduler* s;
+    std::unique_lock<std::mutex>* lock;
+    ~Count() {
+      if (!lock->owns_lock()) lock->lock();
+      --s->callers_;
+      s->progress_.notify_all();
+    }
+  } count{this, &lock};
+  lock.unlock();
   absl::StatusOr<std::vector<int32_t>> prompt = engine_->TokenizePrompt(request);
   if (!prompt.ok()) return prompt.status();
   if (absl::Status fits = engine_->CheckFits(*prompt); !fits.ok()) return fits;
@@ -123,18 +139,8 @@ absl::StatusOr<GenerateResult> Scheduler::Generate(const GenerateRequest& reques
   job.relay.on_token = [push](const SampleResult& t) { push(t); };
   job.relay.cancelled = [&job] { return job.cancel.load(); };
 
-  std::unique_lock<std::mutex> lock(mu_);
+  lock.lock();
   if (stopping_) return absl::UnavailableError("the server is stopping");
-  ++callers_;
-  struct Count {
-    Scheduler* s;
-    std::unique_lock<std::mutex>* lock;
-    ~Count() {
-      if (!lock->owns_lock()) lock->lock();
-      --s->callers_;
-      s->progress_.notify_all();
-    }
-  } count{this, &lock};
   if (!HasRoomLocked()) {
     return absl::UnavailableError(absl::StrCat("the server is busy: ", stats_.running, " requests running and ",
                                                waiting_.size(), " waiting"));
@@ -223,8 +229,9 @@ void Scheduler::Admit() {
     }
     if (!best) return;
     waiting_.pop_front();
-    if (!slots_[*best].warm.empty()) {  // the new request needs the compute: stop warming
+    if (!slots_[*best].warm.empty() || slots_[*best].warm_request) {  // the compute is wanted
       slots_[*best].warm.clear();
+      slots_[*best].warm_request.reset();
       --stats_.warming;
     }
     slots_[*best].job = job;
@@ -258,6 +265,7 @@ void Scheduler::Complete(size_t i, absl::StatusOr<GenerateResult> result) {
     EngineSlot& es = engine_->slot(i);
     es.session->Truncate(0);
     es.cached.clear();
+    s.last_prompt = 0;
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -278,15 +286,7 @@ void Scheduler::Complete(size_t i, absl::StatusOr<GenerateResult> result) {
     stats_.slot_busy[i] = false;
   }
   progress_.notify_all();
-  if (!next) return;
-  absl::StatusOr<std::vector<int32_t>> tokens = engine_->TokenizePrompt(*next);
-  if (tokens.ok() && !tokens->empty() && tokens->size() <= engine_->context_length()) {
-    s.warm = *std::move(tokens);
-    s.last_prompt = static_cast<int64_t>(s.warm.size());
-  } else {
-    std::lock_guard<std::mutex> lock(mu_);
-    --stats_.warming;
-  }
+  s.warm_request = std::move(next);
 }
 
 std::optional<GenerateRequest> Scheduler::NextTurnRequest(const GenerateRequest& request,
@@ -312,7 +312,18 @@ std::optional<GenerateRequest> Scheduler::NextTurnRequest(const GenerateRequest&
 void Scheduler::WarmStep() {
   for (size_t i = 0; i < slots_.size(); ++i) {
     Slot& s = slots_[i];
-    if (s.job != nullptr || s.warm.empty()) continue;
+    if (s.job != nullptr || (s.warm.empty() && !s.warm_request)) continue;
+    if (s.warm_request) {
+      absl::StatusOr<std::vector<int32_t>> tokens = engine_->TokenizePrompt(*s.warm_request);
+      s.warm_request.reset();
+      if (!tokens.ok() || tokens->empty() || tokens->size() > engine_->context_length()) {
+        std::lock_guard<std::mutex> lock(mu_);
+        --stats_.warming;
+        return;
+      }
+      s.warm = *std::move(tokens);
+      s.last_prompt = static_cast<int64_t>(s.warm.size());
+    }
     EngineSlot& es = engine_->slot(i);
     engine_->Reuse(es, s.warm);
     const size_t n = std::min<size_t>(std::max<uint32_t>(options_.prefill_chunk, 1), s.warm.size() - es.cached.size());
@@ -323,12 +334,15 @@ void Scheduler::WarmStep() {
     if (status.ok()) {
       es.cached.insert(es.cached.end(), chunk.begin(), chunk.end());
       if (es.cached.size() == s.warm.size()) {
-        es.session->Checkpoint();  // the next prompt diverges here, at the user's text
+        // The next prompt diverges a few tokens before this end (at the user's text, after
+        // the empty message's header); a rewind that short stays within the ring's slack.
+        es.session->Checkpoint();
         finished = true;
       }
     } else {
       es.session->Truncate(0);
       es.cached.clear();
+      s.last_prompt = 0;
     }
     std::lock_guard<std::mutex> lock(mu_);
     ++stats_.steps;
@@ -349,7 +363,7 @@ void Scheduler::Step() {
     if (s.job == nullptr) continue;
     if (!s.turn) {
       s.start = Clock::now();
-      s.reused = s.fed = engine_->Reuse(engine_->slot(i), s.job->prompt);
+      s.reused = s.fed = s.job->cancel ? 0 : engine_->Reuse(engine_->slot(i), s.job->prompt);
       s.turn = std::make_unique<Turn>(*s.job->request, engine_->tokenizer(), engine_->chat_format(),
                                       engine_->stop_ids(), s.job->prompt, s.job->relay);
     }

@@ -59,8 +59,8 @@ class Scheduler {
 
   // Queues the request, waits for a slot and its turn's end, and returns what
   // Engine::Generate would; callbacks run on the calling thread, which checks
-  // callbacks.cancelled at least every 50 ms. A free slot is the one whose cache shares
-  // the longest prefix with the prompt. Fails as Engine::Generate does for a prompt that
+  // callbacks.cancelled at least every 50 ms. The request goes to the free slot where its
+  // prompt gains the most from the cache (docs/SERVING.md). Fails as Engine::Generate does for a prompt that
   // does not fit, with Unavailable when the wait queue is full or the scheduler is
   // stopping, with Cancelled when cancelled before a slot was free.
   absl::StatusOr<GenerateResult> Generate(const GenerateRequest& request,
