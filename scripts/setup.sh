@@ -18,6 +18,7 @@ apt_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev libabsl-dev
   nlohmann-json3-dev libcpp-httplib-dev libpcre2-dev
   python3-jinja2
+  chromium
   g++-aarch64-linux-gnu qemu-user
   libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libhwy-dev:arm64
   libabsl-dev:arm64 libpcre2-dev:arm64 libc6:arm64 libstdc++6:arm64 libcpp-httplib-dev:arm64
@@ -62,12 +63,13 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
-# The official API clients the server is tested with, beside the references.
-clients_stamp="$refs/.stamp-clients-2"
+# The official API clients the server is tested with, beside the references, and the
+# browser driver the web page is tested with (it drives Debian's chromium).
+clients_stamp="$refs/.stamp-clients-3"
 if [ ! -f "$clients_stamp" ]; then
   echo "setup: installing API client packages into $refs/clients"
   rm -rf "$refs/clients" && mkdir -p "$refs/clients"
   npm install --silent --no-save --no-audit --no-fund --prefix "$refs/clients" \
-    openai@6.30.1 ollama@0.6.4 @anthropic-ai/sdk@1.15.0
+    openai@6.30.1 ollama@0.6.4 @anthropic-ai/sdk@1.15.0 playwright-core@1.64.1
   touch "$clients_stamp"
 fi

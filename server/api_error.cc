@@ -50,6 +50,8 @@ ApiError FromStatus(const absl::Status& status) {
       return Unavailable(message);
     case absl::StatusCode::kUnimplemented:
       return NotSupported(message);
+    case absl::StatusCode::kPermissionDenied:
+      return {403, "permission_error", message};
     default:
       return {500, "server_error", message};
   }

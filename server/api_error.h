@@ -32,7 +32,8 @@ ApiError NotSupported(const std::string& message);
 ApiError ExceedsContext(uint32_t n_prompt_tokens, uint32_t n_ctx);
 
 // Maps an engine or parsing status to the error a client sees (InvalidArgument -> 400,
-// NotFound -> 404, Unavailable/ResourceExhausted -> 503, Unimplemented -> 501, else 500).
+// NotFound -> 404, PermissionDenied -> 403, Unavailable/ResourceExhausted -> 503,
+// Unimplemented -> 501, else 500).
 ApiError FromStatus(const absl::Status& status);
 
 }  // namespace cpubrrr::server

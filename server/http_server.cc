@@ -56,13 +56,17 @@ HttpServer::HttpServer(ServerOptions options) {
   AddOpenAiRoutes(http_, state_);
   AddOllamaRoutes(http_, state_);
   AddAnthropicRoutes(http_, state_);
+  AddWebRoutes(http_, state_);
+  AddRaceRoutes(http_, state_);
 }
 
 HttpServer::~HttpServer() { Stop(); }
 
 httplib::Server::HandlerResponse HttpServer::CheckKey(const httplib::Request& req, httplib::Response& res) {
   const std::vector<std::string>& keys = state_.options.api_keys;
-  if (keys.empty() || req.path == "/health" || req.path == "/v1/health") {
+  // The page's own files hold no data: a browser loads them, then sends the key it is given.
+  const bool page = req.method == "GET" && (req.path == "/" || absl::StartsWith(req.path, "/web/"));
+  if (keys.empty() || page || req.path == "/health" || req.path == "/v1/health") {
     return httplib::Server::HandlerResponse::Unhandled;
   }
   std::string given = req.get_header_value("X-Api-Key");

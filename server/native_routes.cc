@@ -19,7 +19,7 @@ Scheduler* Ready(ServerState& state, httplib::Response& res) {
   return queue;
 }
 
-std::string Metrics(const Scheduler& queue) {
+std::string Metrics(const Scheduler& queue, const ModelCard& card) {
   const ServingStats s = queue.stats();
   std::string out;
   auto metric = [&out](const char* type, const char* name, const char* help, double value) {
@@ -40,6 +40,8 @@ std::string Metrics(const Scheduler& queue) {
   metric("counter", "cpubrrr:prompt_tokens_reused_total", "Prompt tokens taken from the KV cache.", s.reused_tokens);
   metric("gauge", "cpubrrr:weight_bytes_per_token", "Bytes of weights one decode step reads.",
          queue.engine().model().info().bytes_per_token);
+  metric("gauge", "cpubrrr:memory_read_bytes_per_second", "Memory read bandwidth measured at start-up.",
+         card.read_bytes_per_second);
   return out;
 }
 
@@ -58,6 +60,11 @@ void AddNativeRoutes(httplib::Server& http, ServerState& state) {
                    {"total_slots", queue->stats().slots},
                    {"model_alias", state.options.alias},
                    {"model_path", state.card.path},
+                   {"model_info", {{"architecture", state.card.architecture},
+                                   {"quantization", state.card.quantization},
+                                   {"n_params", state.card.n_params},
+                                   {"n_ctx_train", state.card.n_ctx_train},
+                                   {"file_bytes", state.card.file_bytes}}},
                    {"build_info", "cpubrrr"}});
   });
   http.Get("/slots", [&state](const httplib::Request&, httplib::Response& res) {
@@ -123,7 +130,7 @@ void AddNativeRoutes(httplib::Server& http, ServerState& state) {
   });
   http.Get("/metrics", [&state](const httplib::Request&, httplib::Response& res) {
     Scheduler* queue = Ready(state, res);
-    if (queue) res.set_content(Metrics(*queue), "text/plain; version=0.0.4");
+    if (queue) res.set_content(Metrics(*queue, state.card), "text/plain; version=0.0.4");
   });
 }
 

@@ -134,7 +134,6 @@ void Generate(ServerState& state, Kind kind, const httplib::Request& req, httpli
 }  // namespace
 
 void AddOllamaRoutes(httplib::Server& http, ServerState& state) {
-  http.Get("/", [](const httplib::Request&, httplib::Response& res) { res.set_content("Ollama is running", "text/plain"); });
   http.Get("/api/version", [](const httplib::Request&, httplib::Response& res) { SendJson(res, {{"version", kOllamaVersion}}); });
   // The card is filled when the model is loaded: until then the list is empty.
   http.Get("/api/tags", [&state](const httplib::Request&, httplib::Response& res) {

@@ -43,6 +43,7 @@ absl::Status ReadCommon(const Json& body, OpenAiRequest& r) {
       f.Int("repeat_last_n", last_n, 0, INT32_MAX),
       f.Strings("stop", g.stop),
       f.Bool("stream", r.stream),
+      f.Bool("timings_per_token", r.timings_per_token),
       f.Bool("ignore_eos", g.ignore_eos),
       f.Int("n", n, 1, 1),
       f.Int("top_logprobs", top_logprobs, 0, 20),

@@ -13,6 +13,7 @@ struct OpenAiRequest {
   bool stream = false;
   bool include_usage = false;  // stream_options.include_usage
   bool logprobs = false;       // per-token log probabilities in the answer
+  bool timings_per_token = false;  // each stream chunk carries the decode timings so far
 };
 
 // /v1/chat/completions: messages (content a string, null or text parts), max_tokens /
@@ -20,7 +21,7 @@ struct OpenAiRequest {
 // presence_penalty, frequency_penalty, repeat_penalty, repeat_last_n, logprobs,
 // top_logprobs, reasoning_effort, chat_template_kwargs {enable_thinking,
 // reasoning_effort}, tools, tool_choice (auto, none), parallel_tool_calls, n (1),
-// response_format (text), ignore_eos, stream, stream_options. Fails with InvalidArgument
+// response_format (text), ignore_eos, stream, stream_options, timings_per_token. Fails with InvalidArgument
 // naming the field, Unimplemented for what the engine cannot do.
 absl::StatusOr<OpenAiRequest> ParseChatCompletionRequest(const Json& body);
 

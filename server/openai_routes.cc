@@ -1,4 +1,5 @@
 // OpenAI-compatible routes with llama-server's semantics: whole answers and SSE streams.
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,24 @@ namespace cpubrrr::server {
 namespace {
 
 enum class Kind { kChat, kText };
+
+// Counts the tokens of a stream and the time since its first, for `timings_per_token`.
+class DecodeClock {
+ public:
+  void Count() {
+    if (tokens_++ == 0) first_ = std::chrono::steady_clock::now();
+  }
+  // llama-server's per-chunk timings: predicted_n, predicted_ms (since the first token)
+  // and predicted_per_second.
+  Json Timings() const {
+    const double ms = tokens_ ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_).count() : 0;
+    return {{"predicted_n", tokens_}, {"predicted_ms", ms}, {"predicted_per_second", ms > 0 ? (tokens_ - 1) * 1e3 / ms : 0.0}};
+  }
+
+ private:
+  int64_t tokens_ = 0;
+  std::chrono::steady_clock::time_point first_;
+};
 
 // Runs `r` and returns the whole answer.
 void Answer(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeader& h, OpenAiRequest r,
@@ -30,17 +49,22 @@ void Stream(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeade
             httplib::DataSink& sink) {
   bool gone = false;
   std::vector<SampleResult> pending;  // sampled tokens whose logprobs the next chunk carries
+  DecodeClock clock;
   auto send = [&](Json chunk) {
     if (!pending.empty() && !chunk["choices"].empty()) {
       chunk["choices"][0]["logprobs"] = {{"content", LogprobsContent(pending, queue.engine().tokenizer())}};
       pending.clear();
     }
+    if (r.timings_per_token && !chunk.contains("timings")) chunk["timings"] = clock.Timings();
     const std::string event = "data: " + Dump(chunk) + "\n\n";
     if (!gone && !sink.write(event.data(), event.size())) gone = true;
   };
   size_t tool_index = 0;
   GenerateCallbacks callbacks;
-  if (r.logprobs) callbacks.on_token = [&](const SampleResult& s) { pending.push_back(s); };
+  callbacks.on_token = [&](const SampleResult& s) {
+    clock.Count();
+    if (r.logprobs) pending.push_back(s);
+  };
   callbacks.cancelled = [&] { return gone || state.stopping.load(); };
   if (kind == Kind::kChat) {
     send(ChatChunk(h, {{"role", "assistant"}, {"content", nullptr}}, nullptr));

@@ -24,6 +24,7 @@ struct ServerOptions {
   int timeout_seconds = 600;          // socket read and write timeout
   uint32_t max_waiting = 16;          // requests waiting beyond the running one
   size_t max_body_bytes = 32u << 20;
+  std::string race_url;  // the one endpoint /race/ may reach; empty: any on loopback
 };
 
 // The served model as the listing routes describe it.
@@ -37,6 +38,7 @@ struct ModelCard {
   uint32_t n_ctx_train = 0;
   uint32_t n_ctx = 0;         // the context each request has
   int64_t modified = 0;       // the file's mtime, Unix seconds
+  double read_bytes_per_second = 0;  // memory read bandwidth at the serving thread count
 };
 
 struct ServerState {

@@ -2,9 +2,11 @@
 #include "runtime/engine/fake_model.h"
 
 #include <algorithm>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/engine/gguf_tokenizer.h"
 #include "runtime/gguf/gguf_file.h"
 
 namespace cpubrrr {
@@ -67,6 +69,7 @@ absl::Status FakeModel::Forward(Session& session, absl::Span<const int32_t> toke
       return absl::OutOfRangeError(absl::StrCat("token id ", id, " out of range"));
     }
   }
+  if (step_delay_.count() > 0) std::this_thread::sleep_for(step_delay_);
   s.history.insert(s.history.end(), tokens.begin(), tokens.end());
   evaluated_ += tokens.size();
   ++forward_calls_;
@@ -83,9 +86,23 @@ FakeModel::NextToken HashNextToken(uint32_t n) {
   };
 }
 
-ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t hash_range) {
-  return {architecture, [architecture, hash_range](const std::string& path,
-                                                   const ModelLoadOptions& options)
+FakeModel::NextToken ScriptedNextToken(std::vector<int32_t> cue, std::vector<int32_t> script,
+                                       FakeModel::NextToken otherwise) {
+  std::vector<int32_t> cued = std::move(cue);
+  const size_t cue_size = cued.size();
+  cued.insert(cued.end(), script.begin(), script.end());
+  return [cued, cue_size, otherwise](absl::Span<const int32_t> history) {
+    // The longest cue + script prefix the history ends in picks the next script token.
+    for (size_t j = cued.size() - 1; j + 1 > cue_size; --j) {
+      if (j <= history.size() && std::equal(cued.begin(), cued.begin() + j, history.end() - j)) return cued[j];
+    }
+    return otherwise(history);
+  };
+}
+
+ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t hash_range, FakeAnswer answer) {
+  return {architecture, [architecture, hash_range, answer](const std::string& path,
+                                                           const ModelLoadOptions& options)
                             -> absl::StatusOr<std::unique_ptr<Model>> {
             absl::StatusOr<GgufFile> file = OpenGguf(path);
             if (!file.ok()) return file.status();
@@ -97,9 +114,17 @@ ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t h
             info.name = "fake";
             info.n_vocab = static_cast<uint32_t>(tokens->size());
             info.n_ctx_train = 4096;
+            FakeModel::NextToken next = HashNextToken(std::min<uint32_t>(hash_range, info.n_vocab));
+            if (!answer.text.empty()) {
+              absl::StatusOr<std::unique_ptr<BpeTokenizer>> tokenizer = TokenizerFromGguf(*file);
+              if (!tokenizer.ok()) return tokenizer.status();
+              next = ScriptedNextToken((*tokenizer)->Encode(answer.cue, false, true),
+                                       (*tokenizer)->Encode(answer.text, false, true), std::move(next));
+            }
             if (options.progress) options.progress(1.0);
-            return std::make_unique<FakeModel>(
-                info, HashNextToken(std::min<uint32_t>(hash_range, info.n_vocab)));
+            auto model = std::make_unique<FakeModel>(info, std::move(next));
+            model->set_step_delay(answer.step_delay);
+            return model;
           }};
 }
 

@@ -3,9 +3,11 @@
 #define CPUBRRR_RUNTIME_ENGINE_FAKE_MODEL_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -40,6 +42,8 @@ class FakeModel : public Model {
   // Makes later sessions rewind as a sliding-window ring does: at most `limit` positions
   // back, else to the latest checkpoint at or before the target, else to 0.
   void set_rewind_limit(uint32_t limit) { rewind_limit_ = limit; }
+  // Makes each Forward call take at least `delay`, as a real model's step does.
+  void set_step_delay(std::chrono::microseconds delay) { step_delay_ = delay; }
 
  private:
   ModelInfo info_;
@@ -48,14 +52,31 @@ class FakeModel : public Model {
   uint64_t forward_calls_ = 0;
   std::atomic<size_t> widest_batch_{0};
   uint32_t rewind_limit_ = UINT32_MAX;
+  std::chrono::microseconds step_delay_{0};
 };
 
 // Returns a NextToken that hashes the history onto ids [0, n).
 FakeModel::NextToken HashNextToken(uint32_t n);
 
+// Returns a NextToken that, wherever the history ends in `cue` and then a prefix of
+// `script`, continues the script; elsewhere it asks `otherwise`. With `cue` the end of a
+// template's generation prompt, every answer starts with `script`.
+FakeModel::NextToken ScriptedNextToken(std::vector<int32_t> cue, std::vector<int32_t> script,
+                                       FakeModel::NextToken otherwise);
+
+// What every answer of a fake model starts with: `text` (special tokens parsed) after the
+// generation prompt's last tokens `cue`, both tokenized with the GGUF's vocabulary.
+struct FakeAnswer {
+  std::string cue;
+  std::string text;
+  std::chrono::microseconds step_delay{0};  // FakeModel::set_step_delay
+};
+
 // Returns a factory for `architecture` whose models are FakeModels sized from the GGUF's
-// vocabulary, with HashNextToken over its first `hash_range` ids.
-ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t hash_range);
+// vocabulary, with HashNextToken over its first `hash_range` ids, after `answer` when its
+// text is not empty, each step taking `answer.step_delay`.
+ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t hash_range,
+                                     FakeAnswer answer = {});
 
 }  // namespace cpubrrr
 

@@ -140,6 +140,13 @@ async function streamText(params) {
     }
   });
 
+  await test('ollama: / answers as Ollama does to a client, with the page to a browser', async () => {
+    const plain = await fetch(`${base}/`);
+    check(plain.status === 200 && (await plain.text()) === 'Ollama is running', 'plain /');
+    const page = await fetch(`${base}/`, { headers: { Accept: 'text/html,application/xhtml+xml' } });
+    check(page.status === 200 && /^<!doctype html>/.test(await page.text()), 'the page');
+  });
+
   await test('ollama: list and show', async () => {
     const list = await ollama.list();
     check(list.models.length === 1 && list.models[0].name === alias, JSON.stringify(list));

@@ -63,6 +63,7 @@ struct CliOptions {
   std::string api_key_file;           // serve --api-key-file: one key per line
   std::string alias;                  // serve --alias: the model's name in the APIs
   int timeout_seconds = 600;          // serve --timeout
+  std::string race_url;               // serve --race-url: the one endpoint the race page may reach
   int parallel = 4;                   // serve -np: slots
 };
 

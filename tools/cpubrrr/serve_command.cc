@@ -16,7 +16,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "kernels/common/parallel_read_bandwidth.h"
 #include "runtime/gguf/gguf_file.h"
+#include "runtime/threading/physical_cores.h"
 #include "server/http_server.h"
 #include "tools/cpubrrr/cli_engine.h"
 
@@ -88,6 +90,7 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   }
   so.alias = Alias(options, source->path);
   so.timeout_seconds = options.timeout_seconds;
+  so.race_url = options.race_url;
   server::HttpServer http(so);
   if (absl::Status s = http.Listen(); !s.ok()) return s;
   // A stop signal while the model loads ends the process at once (nothing is served yet);
@@ -112,6 +115,11 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   });
   std::fprintf(stderr, "serve: listening on http://%s:%d (model loading)\n", so.host.c_str(), http.port());
 
+  // The web page's share of the bandwidth ceiling: a short measurement before the model
+  // takes the memory.
+  const int threads = options.threads > 0 ? options.threads : PhysicalCoreCount();
+  const double read_gbs = MeasureParallelReadBandwidthGBs(size_t{256} << 20, {threads}, 3)[0];
+
   CliOptions model_options = options;
   model_options.model = source->path;
   absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(model_options, factories, options.parallel);
@@ -131,6 +139,7 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   card.n_vocab = info.n_vocab;
   card.n_ctx_train = info.n_ctx_train;
   card.n_ctx = (*engine)->context_length();
+  card.read_bytes_per_second = read_gbs * 1e9;
   struct stat st;
   if (stat(source->path.c_str(), &st) == 0) card.modified = st.st_mtime;
   http.Serve(std::make_unique<Scheduler>(*std::move(engine), SchedulerOptions{.max_waiting = so.max_waiting}), card);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Starts two servers on free loopback ports: the one under test (the fake-model driver, whose
+# answers open with a harmony analysis channel, 4 ms a step, behind an API key) and a second
+# one with a real tiny gpt-oss model to race against; then drives the web page in headless
+# Chromium (web_page_test.cjs). Screenshots go to the test's undeclared outputs.
+set -uo pipefail
+fake_driver="$1"
+driver="$2"
+synth="$3"
+tokenizer="$4"
+clients="$5"  # node_modules holding playwright-core
+script="$6"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+shots="${TEST_UNDECLARED_OUTPUTS_DIR:-$tmp}/screenshots"
+mkdir -p "$shots"
+"$synth" --shape=gpt-oss-tiny --tokenizer="$tokenizer" --out="$tmp/tiny.gguf" 2>/dev/null || { echo "FAIL synth"; exit 1; }
+
+pids=()
+stop_all() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done; wait; }
+trap stop_all EXIT
+
+# Prints the port of the server whose stderr is $1 once it is ready.
+port_of() {
+  for _ in $(seq 1 200); do
+    if grep -q 'serve: ready' "$1"; then
+      grep -o 'listening on http://127.0.0.1:[0-9]*' "$1" | grep -o '[0-9]*$'
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "FAIL the server did not start" >&2
+  cat "$1" >&2
+  return 1
+}
+
+answer='<|channel|>analysis<|message|>The user wants a greeting. I will answer briefly.<|end|><|start|>assistant<|channel|>final<|message|>Hello! Here is my answer: '
+CPUBRRR_FAKE_ANSWER="$answer" CPUBRRR_FAKE_STEP_MS=4 XDG_CACHE_HOME="$tmp/cache" "$fake_driver" serve \
+  -m "$tmp/tiny.gguf" --port 0 -c 8192 -np 2 --alias fake --api-key secret >/dev/null 2>"$tmp/fake.err" &
+pids+=($!)
+XDG_CACHE_HOME="$tmp/cache" "$driver" serve -m "$tmp/tiny.gguf" --port 0 -c 1024 -np 1 --alias tiny \
+  >/dev/null 2>"$tmp/real.err" &
+pids+=($!)
+main_port=$(port_of "$tmp/fake.err") || exit 1
+other_port=$(port_of "$tmp/real.err") || exit 1
+
+NODE_PATH="$clients" node "$script" "$main_port" "$other_port" secret "$shots"
