@@ -1,10 +1,10 @@
 // The web page in headless Chromium (Debian's, driven by playwright-core) against a running
 // `cpubrrr serve`: key, chat, streaming speed, reasoning, stop, keys, reload, race, layout.
-// Usage: node web_page_test.cjs MAIN_PORT OTHER_PORT KEY SCREENSHOT_DIR
+// Usage: node web_page_test.cjs MAIN_PORT OTHER_PORT TOOLS_PORT KEY SCREENSHOT_DIR
 const { chromium } = require('playwright-core');
 const path = require('path');
 
-const [mainPort, otherPort, key, shots] = process.argv.slice(2);
+const [mainPort, otherPort, toolsPort, key, shots] = process.argv.slice(2);
 const base = `http://127.0.0.1:${mainPort}`;
 const other = `http://127.0.0.1:${otherPort}/v1`;
 
@@ -105,6 +105,10 @@ async function checkStacked(page, selectors) {
 
   await test('a prompt streams an answer with a non-zero speed', async () => {
     await setField(page, '#set-max-tokens', '60');
+    await setField(page, '#set-system', 'Be brief.');
+    await setField(page, '#set-temperature', '0.3');
+    await page.selectOption('#set-effort', 'high');
+    await page.dispatchEvent('#set-effort', 'change');
     await page.fill('#prompt', 'Say hello.');
     await page.press('#prompt', 'Enter');
     await page.waitForFunction((sel) => {
@@ -133,10 +137,19 @@ async function checkStacked(page, selectors) {
     check(!content.includes('greeting'), 'reasoning leaked into the answer');
   });
 
-  await test('the second turn reuses the cached prompt', async () => {
+  await test('the second turn reuses the cached prompt and sends the settings and history', async () => {
+    const sent = page.waitForRequest((r) => r.url().endsWith('/v1/chat/completions'));
     await page.fill('#prompt', 'And again.');
     await page.press('#prompt', 'Enter');
+    const body = JSON.parse((await sent).postData());
     await waitIdle(page);
+    check(body.messages[0].role === 'system' && body.messages[0].content === 'Be brief.', JSON.stringify(body.messages[0]));
+    check(body.temperature === 0.3 && body.max_tokens === 60 && body.reasoning_effort === 'high', JSON.stringify(body));
+    check(body.stream && body.stream_options.include_usage && body.timings_per_token, 'stream fields');
+    const turn = body.messages[2];
+    check(turn.role === 'assistant' && turn.reasoning_content === 'The user wants a greeting. I will answer briefly.' &&
+      turn.content.startsWith('Hello! Here is my answer:'), JSON.stringify(turn));
+    check(body.messages[3].content === 'And again.', 'the new turn last');
     const cached = parseInt(await page.textContent('#g-cached'), 10);
     check(cached > 20, `cached ${cached}`);
     check(await page.locator('#messages article').count() === 4, 'four messages');
@@ -253,6 +266,21 @@ async function checkStacked(page, selectors) {
     check(/^[0-9]+%$/.test(ceiling), `ceiling ${ceiling}`);
     check(parseFloat(await real.textContent('#g-decode')) > 0, 'no decode speed');
     await real.close();
+  });
+
+  await test('a tool call shows as its name and arguments', async () => {
+    const tools = await context.newPage();
+    tools.on('pageerror', (e) => pageErrors.push(String(e)));
+    await tools.goto(`http://127.0.0.1:${toolsPort}/`);
+    await tools.waitForFunction(() => document.getElementById('model-name').textContent === 'tools');
+    await setField(tools, '#set-tools', JSON.stringify([{ type: 'function', function: { name: 'get_time', parameters: { type: 'object' } } }]));
+    await tools.fill('#prompt', 'What time is it?');
+    await tools.press('#prompt', 'Enter');
+    await waitIdle(tools);
+    const call = await tools.textContent(`${lastAssistant} .tool-call`);
+    check(call === 'get_time({"zone":"UTC"})', JSON.stringify(call));
+    await tools.screenshot({ path: path.join(shots, 'tool-call.png') });
+    await tools.close();
   });
 
   await test('no script errors on the page', async () => {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts two servers on free loopback ports: the one under test (the fake-model driver, whose
 # answers open with a harmony analysis channel, 4 ms a step, behind an API key) and a second
-# one with a real tiny gpt-oss model to race against; then drives the web page in headless
+# one with a real tiny gpt-oss model to race against, and a fake one that answers with a
+# tool call; then drives the web page in headless
 # Chromium (web_page_test.cjs). Screenshots go to the test's undeclared outputs.
 set -uo pipefail
 fake_driver="$1"
@@ -40,7 +41,13 @@ pids+=($!)
 XDG_CACHE_HOME="$tmp/cache" "$driver" serve -m "$tmp/tiny.gguf" --port 0 -c 1024 -np 1 --alias tiny \
   >/dev/null 2>"$tmp/real.err" &
 pids+=($!)
+# A third whose every answer is a harmony tool call.
+call='<|channel|>analysis<|message|>Need the time.<|end|><|start|>assistant to=functions.get_time<|channel|>commentary <|constrain|>json<|message|>{"zone":"UTC"}<|call|>'
+CPUBRRR_FAKE_ANSWER="$call" XDG_CACHE_HOME="$tmp/cache" "$fake_driver" serve \
+  -m "$tmp/tiny.gguf" --port 0 -c 2048 -np 1 --alias tools >/dev/null 2>"$tmp/tools.err" &
+pids+=($!)
 main_port=$(port_of "$tmp/fake.err") || exit 1
 other_port=$(port_of "$tmp/real.err") || exit 1
+tools_port=$(port_of "$tmp/tools.err") || exit 1
 
-NODE_PATH="$clients" node "$script" "$main_port" "$other_port" secret "$shots"
+NODE_PATH="$clients" node "$script" "$main_port" "$other_port" "$tools_port" secret "$shots"
