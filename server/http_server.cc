@@ -56,6 +56,7 @@ HttpServer::HttpServer(ServerOptions options) {
   AddOpenAiRoutes(http_, state_);
   AddOllamaRoutes(http_, state_);
   AddAnthropicRoutes(http_, state_);
+  AddResponsesRoutes(http_, state_);
   AddWebRoutes(http_, state_);
   AddRaceRoutes(http_, state_);
 }

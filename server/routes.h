@@ -11,6 +11,8 @@ namespace cpubrrr::server {
 void AddOpenAiRoutes(httplib::Server& http, ServerState& state);
 // /api/version, /api/tags, /api/ps, /api/show, /api/chat, /api/generate.
 void AddOllamaRoutes(httplib::Server& http, ServerState& state);
+// /v1/responses (OpenAI's Responses API, stateless).
+void AddResponsesRoutes(httplib::Server& http, ServerState& state);
 // /v1/messages (Anthropic's Messages API).
 void AddAnthropicRoutes(httplib::Server& http, ServerState& state);
 // /health, /props, /slots, /tokenize, /detokenize, /apply-template, /metrics.

@@ -94,6 +94,66 @@ async function streamText(params) {
     check(none.usage.prompt_tokens < r.usage.prompt_tokens, 'tool_choice none still shows the tools');
   });
 
+  await test('openai: responses whole and streamed, the same text as chat', async () => {
+    const params = { model: alias, input: 'Say hello.', max_output_tokens: 8, ...greedy };
+    const whole = await openai.responses.create(params);
+    check(whole.id.startsWith('resp_') && whole.object === 'response', whole.id);
+    check(whole.status === 'incomplete' && whole.incomplete_details.reason === 'max_output_tokens', whole.status);
+    check(whole.usage.output_tokens === 8 && whole.usage.total_tokens === whole.usage.input_tokens + 8, JSON.stringify(whole.usage));
+    const chat = await openai.chat.completions.create({ model: alias, messages: hello, max_tokens: 8, ...greedy });
+    check(whole.output_text === chat.choices[0].message.content, `${JSON.stringify(whole.output_text)} vs chat ${JSON.stringify(chat.choices[0].message.content)}`);
+    check(whole.usage.input_tokens === chat.usage.prompt_tokens, 'the same prompt');
+    const stream = openai.responses.stream(params);
+    const events = [];
+    for await (const e of stream) events.push(e);
+    const final = await stream.finalResponse();
+    // The stream's final response is the snapshot its events built (no output_text).
+    const finalText = final.output.filter((o) => o.type === 'message').flatMap((o) => o.content).map((c) => c.text).join('');
+    check(finalText === whole.output_text, `${JSON.stringify(finalText)} vs ${JSON.stringify(whole.output_text)}`);
+    const types = events.map((e) => e.type);
+    check(types[0] === 'response.created' && types[1] === 'response.in_progress' && types[types.length - 1] === 'response.incomplete', types.join(' '));
+    check(events.every((e, i) => e.sequence_number === i), 'sequence numbers');
+    const deltas = events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('');
+    check(deltas === whole.output_text, 'the deltas make the text');
+    const done = events.filter((e) => e.type === 'response.output_item.done');
+    check(done.length >= 1 && done.every((e) => e.item.status === 'completed'), 'items done');
+  });
+
+  await test('openai: responses with instructions, tools and a tool round trip render as chat does', async () => {
+    const parameters = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const chat = await openai.chat.completions.create({
+      model: alias, max_tokens: 1, ...greedy,
+      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters } }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"temp": 21}' },
+      ],
+    });
+    const r = await openai.responses.create({
+      model: alias, max_output_tokens: 1, ...greedy, instructions: 'Be brief.',
+      tools: [{ type: 'function', name: 'get_weather', description: 'Weather of a city', parameters, strict: false }],
+      input: [
+        { role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"temp": 21}' },
+      ],
+    });
+    check(r.usage.input_tokens === chat.usage.prompt_tokens, `${r.usage.input_tokens} vs chat ${chat.usage.prompt_tokens}`);
+  });
+
+  await test('openai: responses refuses what a stateless server cannot do', async () => {
+    for (const [body, status] of [[{ previous_response_id: 'resp_x', input: 'hi' }, 501], [{ input: [{ type: 'web_page' }] }, 400], [{}, 400]]) {
+      try {
+        await openai.responses.create({ model: alias, ...body });
+        check(false, `no error for ${JSON.stringify(body)}`);
+      } catch (e) {
+        check(e.status === status, `${JSON.stringify(body)}: ${e.status} ${e.message}`);
+      }
+    }
+  });
+
   await test('openai: a bad field is a 400 naming it', async () => {
     try {
       await openai.chat.completions.create({ model: alias, messages: hello, temperature: 'hot' });
