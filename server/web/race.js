@@ -31,7 +31,7 @@ class Lane {
   }
 
   show(clock, state) {
-    this.rate.textContent = formatRate(clock.decodeRate());
+    this.rate.textContent = formatRate(state === 'done' ? clock.serverDecodeRate() ?? clock.decodeRate() : clock.decodeRate());
     const prompt = clock.promptRate();
     this.stats.textContent = [
       state,
@@ -144,10 +144,16 @@ export class RaceView {
     this.controller = null;
     $('race-go').disabled = false;
     $('race-stop').disabled = true;
-    const a = us && us.decodeRate(), b = them && them.decodeRate();
+    if (!us || !them) return;
+    // Both servers' own decode timings when both give them: arrival times in the page can
+    // bunch up when the machine is busy. Else both timed here, the same way.
+    const byServer = us.serverDecodeRate() !== null && them.serverDecodeRate() !== null;
+    const a = byServer ? us.serverDecodeRate() : us.decodeRate();
+    const b = byServer ? them.serverDecodeRate() : them.decodeRate();
     if (a && b) {
+      const basis = byServer ? 'as each server timed its decode' : 'both timed here from first to last token';
       $('race-ratio').textContent =
-        `cpubrrr decoded at ${(a / b).toFixed(2)}× the other's speed (${formatRate(a)} vs ${formatRate(b)}, both timed here from first to last token)`;
+        `cpubrrr decoded at ${(a / b).toFixed(2)}× the other's speed (${formatRate(a)} vs ${formatRate(b)}, ${basis})`;
     }
   }
 

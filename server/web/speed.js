@@ -23,7 +23,9 @@ export class StreamClock {
     const delta = (choice && choice.delta) || {};
     if (chunk.usage) this.usage = chunk.usage;
     if (chunk.timings) {
-      if (choice && choice.finish_reason) this.timings = chunk.timings;
+      // The final timings ride on the finishing chunk (cpubrrr) or the usage chunk
+      // after it (llama-server); per-chunk ones only count tokens.
+      if (!choice || choice.finish_reason) this.timings = chunk.timings;
       if (chunk.timings.predicted_n) this.serverTokens = chunk.timings.predicted_n;
     }
     const text = delta.content || delta.reasoning_content || delta.reasoning || delta.tool_calls || (choice && choice.text);
@@ -56,6 +58,11 @@ export class StreamClock {
     const n = this.tokens() - this.firstTokens;
     if (this.first === null || n < 1 || this.last - this.first < 1) return null;
     return (n * 1000) / (this.last - this.first);
+  }
+
+  // Decode tokens per second as the server timed it, or null when it does not say.
+  serverDecodeRate() {
+    return (this.timings && this.timings.predicted_per_second) || null;
   }
 
   // Prompt tokens per second: the server's figure, else the prompt over the time to first
