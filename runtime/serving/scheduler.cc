@@ -326,7 +326,7 @@ void Scheduler::WarmStep() {
     }
     EngineSlot& es = engine_->slot(i);
     engine_->Reuse(es, s.warm);
-    const size_t n = std::min<size_t>(std::max<uint32_t>(options_.prefill_chunk, 1), s.warm.size() - es.cached.size());
+    const size_t n = std::min<size_t>(std::max<uint32_t>(options_.warm_chunk, 1), s.warm.size() - es.cached.size());
     const absl::Span<const int32_t> chunk = absl::MakeConstSpan(s.warm).subspan(es.cached.size(), n);
     const ForwardEntry entry{es.session.get(), chunk, {}};
     const absl::Status status = engine_->model().ForwardBatch({&entry, 1});

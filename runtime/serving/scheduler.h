@@ -29,6 +29,9 @@ struct SchedulerOptions {
   // as the next turn will render it (the answer without its reasoning), so a follow-up
   // evaluates only its new message.
   bool prefill_next_turn = true;
+  // History tokens one idle step prefills: small, since a request that arrives meanwhile
+  // waits for the step to end.
+  uint32_t warm_chunk = 32;
 };
 
 // Totals since the scheduler was made (for /metrics and /slots).

@@ -190,7 +190,7 @@ TEST(Scheduler, AConversationGoesBackToItsSlot) {
 TEST(Scheduler, AFinishedAnswerIsPrefilledForTheNextTurn) {
   for (bool warm : {true, false}) {
     SCOPED_TRACE(warm ? "warm" : "cold");
-    Scheduler scheduler(MakeEngine(1, HashNextToken(200)), {.prefill_chunk = 8, .prefill_next_turn = warm});
+    Scheduler scheduler(MakeEngine(1, HashNextToken(200)), {.prefill_chunk = 8, .prefill_next_turn = warm, .warm_chunk = 8});
     std::vector<ChatMessage> history = {{.role = "user", .content = "tell me a long story"}};
     GenerateRequest first;
     first.chat.messages = history;
