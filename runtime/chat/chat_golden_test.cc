@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "runtime/chat/chat_test_cases.h"
 #include "runtime/chat/harmony_renderer.h"
+#include "runtime/chat/qwen3_coder_renderer.h"
 #include "runtime/chat/qwen3_renderer.h"
 
 namespace cpubrrr {
@@ -35,10 +36,12 @@ void CheckFamily(const std::string& family, Renderer render) {
 
 TEST(ChatGolden, Harmony) { CheckFamily("harmony", RenderHarmonyPrompt); }
 TEST(ChatGolden, Qwen3) { CheckFamily("qwen3", RenderQwen3Prompt); }
+TEST(ChatGolden, Qwen3Coder) { CheckFamily("qwen3coder", RenderQwen3CoderPrompt); }
 
 TEST(ChatGolden, EmptyConversationIsAnError) {
   EXPECT_FALSE(RenderHarmonyPrompt(ChatRequest{}).ok());
   EXPECT_FALSE(RenderQwen3Prompt(ChatRequest{}).ok());
+  EXPECT_FALSE(RenderQwen3CoderPrompt(ChatRequest{}).ok());
 }
 
 TEST(ChatGolden, HarmonyRejectsChannelTagsInContent) {

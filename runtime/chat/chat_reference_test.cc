@@ -9,6 +9,7 @@
 #include "nlohmann/json.hpp"
 #include "runtime/chat/chat_test_cases.h"
 #include "runtime/chat/harmony_renderer.h"
+#include "runtime/chat/qwen3_coder_renderer.h"
 #include "runtime/chat/qwen3_renderer.h"
 
 namespace cpubrrr {
@@ -61,6 +62,10 @@ TEST(ChatReference, HarmonyMatchesOfficialGptOssTemplate) {
 
 TEST(ChatReference, Qwen3MatchesOfficialQwen3Template) {
   CheckFamily("Qwen-Qwen3-0.6B.jinja", "qwen3", RenderQwen3Prompt);
+}
+
+TEST(ChatReference, Qwen3CoderMatchesOfficialQwen3CoderTemplate) {
+  CheckFamily("Qwen3-Coder.jinja", "qwen3coder", RenderQwen3CoderPrompt);
 }
 
 }  // namespace

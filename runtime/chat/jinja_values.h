@@ -16,8 +16,8 @@ bool JinjaTruthy(const nlohmann::ordered_json& v);
 // Returns member `key` of object `v`, or null when `v` is not an object or lacks it.
 const nlohmann::ordered_json& JinjaAttr(const nlohmann::ordered_json& v, std::string_view key);
 
-// Returns Python's str(v): strings as is, True/False/None, numbers as repr, containers as
-// json.dumps (close enough for templates that never print containers through str()).
+// Returns Python's str(v): strings as is, True/False/None, numbers as repr, lists and
+// dicts as Python prints them (['a', 1], {'k': True}).
 std::string JinjaStr(const nlohmann::ordered_json& v);
 
 // Returns the number of code points in UTF-8 `text` (Python's len()).

@@ -2,7 +2,7 @@
 """Renders chat test cases with an official Jinja chat template, the way Hugging Face
 transformers does (sandboxed Jinja2, trim_blocks, lstrip_blocks, json.dumps tojson).
 
-Usage: render_reference.py TEMPLATE {harmony|qwen3} CASES.json [--write-goldens DIR]
+Usage: render_reference.py TEMPLATE {harmony|qwen3|qwen3coder} CASES.json [--write-goldens DIR]
 Prints {case name: {"text": rendering} or {"error": message}} as JSON, or writes
 DIR/<name>.txt per rendered case. Needs Debian's python3-jinja2 (/usr/bin/python3).
 """
@@ -37,7 +37,9 @@ def template_messages(case, family):
                 args = c["arguments"]
                 if not isinstance(args, str):
                     args = json.dumps(args, ensure_ascii=False)
-                if family == "harmony":  # gpt-oss prints arguments|tojson: wants an object
+                # gpt-oss prints arguments|tojson, Qwen3-Coder iterates arguments|items:
+                # both want an object.
+                if family in ("harmony", "qwen3coder"):
                     try:
                         args = json.loads(args)
                     except ValueError:
