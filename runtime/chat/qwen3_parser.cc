@@ -154,6 +154,12 @@ void Qwen3Parser::EndToolCall(std::string_view body, bool closed, ChatDelta& out
     content_start_ = true;
     return;
   }
+  if (std::optional<ToolCall> call = ParseXmlToolCall(body, strings_)) {
+    call->id = "call_" + std::to_string(tool_calls_++);
+    out.tool_calls.push_back(*std::move(call));
+    content_start_ = true;
+    return;
+  }
   content_start_ = false;
   out.content.append(kToolCall);
   out.content.append(body);

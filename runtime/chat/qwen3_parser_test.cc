@@ -82,6 +82,58 @@ const char* const kSamples[] = {
     "<tool_call>\n{\"name\": \"f\", \"arguments\": \"{\\\"a\\\":1}\"}\n</tool_call>  trailing  ",
 };
 
+// Qwen3-Coder's form, as its template writes calls and the model answers.
+constexpr char kXmlCalls[] =
+    "I'll look.\n<tool_call>\n<function=search_code>\n<parameter=query>\nparser\n</parameter>\n"
+    "<parameter=limit>\n3\n</parameter>\n<parameter=exact>\ntrue\n</parameter>\n<parameter=paths>\n"
+    "[\"src\", \"lib\"]\n</parameter>\n<parameter=note>\n42\n</parameter>\n<parameter=code>\n"
+    "if (a < b) {\n  return;\n}\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_time>\n"
+    "</function>\n</tool_call><|im_end|>";
+
+StringParameters CoderStrings() {
+  const nlohmann::ordered_json tools = nlohmann::ordered_json::parse(R"([
+    {"type": "function", "function": {"name": "search_code", "parameters": {"type": "object", "properties": {
+      "query": {"type": "string"}, "limit": {"type": "integer"}, "exact": {"type": "boolean"},
+      "paths": {"type": "array"}, "note": {"type": ["string"]}, "code": {"type": "string"}}}}},
+    {"type": "function", "function": {"name": "get_time"}}])");
+  return StringParametersOf({tools.begin(), tools.end()});
+}
+
+TEST(Qwen3Parser, XmlToolCallsTypedBySchema) {
+  Qwen3Parser parser(false, CoderStrings());
+  ChatMessage m = ParseWhole(parser, kXmlCalls);
+  EXPECT_EQ(m.content, "I'll look.");
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  // Strings stay text ("42" too, its schema says string); the rest is JSON.
+  EXPECT_EQ(m.tool_calls[0], (ToolCall{"call_0", "search_code",
+                                       "{\"query\": \"parser\", \"limit\": 3, \"exact\": true, \"paths\": "
+                                       "[\"src\", \"lib\"], \"note\": \"42\", \"code\": \"if (a < b) {\\n  return;\\n}\"}"}));
+  EXPECT_EQ(m.tool_calls[1], (ToolCall{"call_1", "get_time", "{}"}));
+}
+
+TEST(Qwen3Parser, XmlValuesWithoutASchemaAreJsonWhenTheyParse) {
+  ChatMessage m = Parse("<tool_call>\n<function=f>\n<parameter=a>\n3\n</parameter>\n<parameter=b>\nhello world\n"
+                        "</parameter>\n<parameter=c>\n{\"k\": null}\n</parameter>\n</function>\n</tool_call>");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": 3, \"b\": \"hello world\", \"c\": {\"k\": null}}");
+}
+
+TEST(Qwen3Parser, MalformedXmlCallsFallBackToContent) {
+  for (const char* body : {"<function=f>\n<parameter=a>\n1\n</function>", "<function=>\n</function>",
+                           "<function=f>\n</function>\ntrailing", "<function=f\n</function>", "<functio=f></function>"}) {
+    ChatMessage m = Parse(std::string("<tool_call>\n") + body + "\n</tool_call>");
+    EXPECT_TRUE(m.tool_calls.empty()) << body;
+    EXPECT_NE(m.content.find("<tool_call>"), std::string::npos) << body;
+  }
+}
+
+TEST(Qwen3ParserFuzz, XmlCallsAreSplitInvariant) {
+  Qwen3Parser parser(false, CoderStrings());
+  const ChatMessage whole = ParseWhole(parser, kXmlCalls);
+  const ParserFactory make = [] { return std::make_unique<Qwen3Parser>(false, CoderStrings()); };
+  for (uint64_t seed = 0; seed < 200; ++seed) ASSERT_EQ(ParseInPieces(make, kXmlCalls, seed), whole) << "seed " << seed;
+}
+
 ParserFactory Factory() {
   return [] { return std::make_unique<Qwen3Parser>(); };
 }

@@ -1,29 +1,42 @@
-// Maps architectures to their chat renderer, output parser and end-of-turn tokens.
+// Maps architectures (and Qwen3-Coder's template) to their chat renderer, output parser and
+// end-of-turn tokens.
 #include "runtime/engine/chat_format.h"
 
 #include "absl/strings/str_cat.h"
 #include "runtime/chat/harmony_parser.h"
 #include "runtime/chat/harmony_renderer.h"
+#include "runtime/chat/qwen3_coder_renderer.h"
 #include "runtime/chat/qwen3_parser.h"
 #include "runtime/chat/qwen3_renderer.h"
 
 namespace cpubrrr {
 
-absl::StatusOr<ChatFormat> ChatFormatFor(std::string_view architecture) {
+absl::StatusOr<ChatFormat> ChatFormatFor(std::string_view architecture, std::string_view chat_template) {
   if (architecture == "gpt-oss") return ChatFormat::kHarmony;
-  if (architecture == "qwen3moe") return ChatFormat::kChatMl;
+  if (architecture == "qwen3moe") {
+    const bool xml_calls = chat_template.find("<function=") != std::string_view::npos &&
+                           chat_template.find("<parameter=") != std::string_view::npos;
+    return xml_calls ? ChatFormat::kQwen3Coder : ChatFormat::kChatMl;
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("no chat template for architecture '", std::string(architecture), "'"));
 }
 
 absl::StatusOr<std::string> RenderChatPrompt(ChatFormat format, const ChatRequest& request) {
-  return format == ChatFormat::kHarmony ? RenderHarmonyPrompt(request)
-                                        : RenderQwen3Prompt(request);
+  switch (format) {
+    case ChatFormat::kHarmony:
+      return RenderHarmonyPrompt(request);
+    case ChatFormat::kQwen3Coder:
+      return RenderQwen3CoderPrompt(request);
+    default:
+      return RenderQwen3Prompt(request);
+  }
 }
 
-std::unique_ptr<ChatOutputParser> NewChatOutputParser(ChatFormat format) {
+std::unique_ptr<ChatOutputParser> NewChatOutputParser(ChatFormat format,
+                                                      const std::vector<nlohmann::ordered_json>& tools) {
   if (format == ChatFormat::kHarmony) return std::make_unique<HarmonyParser>();
-  return std::make_unique<Qwen3Parser>();
+  return std::make_unique<Qwen3Parser>(/*thinking_forced_open=*/false, StringParametersOf(tools));
 }
 
 std::vector<std::string> StopTokenTexts(ChatFormat format) {

@@ -14,18 +14,23 @@
 namespace cpubrrr {
 
 enum class ChatFormat {
-  kHarmony,  // gpt-oss
-  kChatMl,   // qwen3moe (Qwen3's ChatML with <think>)
+  kHarmony,     // gpt-oss
+  kChatMl,      // qwen3moe (Qwen3's ChatML with <think>)
+  kQwen3Coder,  // qwen3moe with Qwen3-Coder's template: ChatML, XML tool calls
 };
 
-// Returns the format of `architecture` ("gpt-oss", "qwen3moe"), or InvalidArgument.
-absl::StatusOr<ChatFormat> ChatFormatFor(std::string_view architecture);
+// Returns the format of `architecture` ("gpt-oss", "qwen3moe"), or InvalidArgument. A
+// qwen3moe file whose `chat_template` (tokenizer.chat_template) writes calls as
+// <function=...> with <parameter=...> is Qwen3-Coder.
+absl::StatusOr<ChatFormat> ChatFormatFor(std::string_view architecture, std::string_view chat_template = "");
 
 // Returns the prompt text of `request`, special tokens written as text.
 absl::StatusOr<std::string> RenderChatPrompt(ChatFormat format, const ChatRequest& request);
 
-// Returns a parser for the text generated after the prompt of `format`.
-std::unique_ptr<ChatOutputParser> NewChatOutputParser(ChatFormat format);
+// Returns a parser for the text generated after the prompt of `format`, for a request
+// offering `tools` (Qwen3-Coder's calls are typed by their schemas).
+std::unique_ptr<ChatOutputParser> NewChatOutputParser(ChatFormat format,
+                                                      const std::vector<nlohmann::ordered_json>& tools = {});
 
 // Returns the texts of the tokens that end an assistant turn: harmony <|return|> and
 // <|call|> (never <|end|>, which only ends a message); ChatML <|im_end|>, <|endoftext|>.

@@ -36,7 +36,7 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::unique_ptr<Model> mo
                                                        std::unique_ptr<BpeTokenizer> tokenizer,
                                                        const EngineOptions& options) {
   const ModelInfo& info = model->info();
-  absl::StatusOr<ChatFormat> format = ChatFormatFor(info.architecture);
+  absl::StatusOr<ChatFormat> format = ChatFormatFor(info.architecture, options.chat_template);
   if (!format.ok()) return format.status();
   if (tokenizer->vocab_size() > info.n_vocab) {
     return absl::InvalidArgumentError(absl::StrCat("the tokenizer has ", tokenizer->vocab_size(),

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -24,6 +25,7 @@ struct EngineOptions {
   uint32_t context_length = 0;
   uint32_t batch_size = 512;  // prompt tokens per Forward call during prefill
   uint32_t slots = 1;         // sessions (llama-server's -np); Generate uses the first
+  std::string chat_template;  // the file's tokenizer.chat_template: picks Qwen3-Coder's format
 };
 
 // A session and the tokens in its KV cache, in order.

@@ -44,7 +44,11 @@ absl::StatusOr<std::unique_ptr<Engine>> LoadEngine(const std::string& path,
   if (!tokenizer.ok()) return tokenizer.status();
   absl::StatusOr<std::unique_ptr<Model>> model = (*factory)->load(path, options.model);
   if (!model.ok()) return model.status();
-  return Engine::Create(*std::move(model), *std::move(tokenizer), options.engine);
+  EngineOptions engine = options.engine;
+  if (absl::StatusOr<std::string_view> chat_template = file->GetString("tokenizer.chat_template"); chat_template.ok()) {
+    engine.chat_template = std::string(*chat_template);
+  }
+  return Engine::Create(*std::move(model), *std::move(tokenizer), engine);
 }
 
 }  // namespace cpubrrr

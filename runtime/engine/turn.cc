@@ -29,7 +29,7 @@ Turn::Turn(const GenerateRequest& request, const BpeTokenizer& tokenizer, ChatFo
       decoder_(tokenizer),
       stopper_(request.stop),
       parser_(request.raw_prompt.has_value() ? std::make_unique<ContentOnlyParser>()
-                                             : NewChatOutputParser(format)) {
+                                             : NewChatOutputParser(format, request.chat.tools)) {
   for (int32_t id : prompt) sampler_.Accept(id);
   result_.message.role = "assistant";
 }

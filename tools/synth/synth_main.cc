@@ -1,6 +1,8 @@
 // `synth`: writes a random-weight gpt-oss or qwen3moe GGUF of any shape, deterministic per seed.
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -24,6 +26,8 @@ ABSL_FLAG(std::string, tokenizer, "",
           "tokenizer.json to take the vocabulary from (default: the reference "
           "tokenizer installed by scripts/setup.sh in .refs/)");
 ABSL_FLAG(int, layers, 0, "override the preset's layer count");
+ABSL_FLAG(std::string, chat_template_file, "",
+          "a Jinja chat template to store as tokenizer.chat_template (default: none)");
 ABSL_FLAG(int, threads, 2, "threads generating weights (the output does not depend on it)");
 
 namespace cpubrrr::synth {
@@ -68,6 +72,12 @@ absl::Status Run() {
                                            " (random weights, seed ", absl::GetFlag(FLAGS_seed), ")")};
   absl::StatusOr<ModelPlan> plan = PlanModel(*shape, options, *vocab);
   if (!plan.ok()) return plan.status();
+  if (const std::string file = absl::GetFlag(FLAGS_chat_template_file); !file.empty()) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return absl::NotFoundError("cannot read the chat template " + file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    plan->metadata.emplace_back("tokenizer.chat_template", std::move(text));
+  }
   std::fprintf(stderr, "synth: writing %s: %zu tensors, %.2f GB of weights\n", out.c_str(),
                plan->tensors.size(), PlannedTensorBytes(*plan) / 1e9);
   const absl::Time start = absl::Now();

@@ -1,0 +1,40 @@
+// The chat format each file gets, and Qwen3-Coder's calls read back as they were rendered.
+#include "runtime/engine/chat_format.h"
+
+#include "gtest/gtest.h"
+
+namespace cpubrrr {
+namespace {
+
+TEST(ChatFormat, PickedByArchitectureAndTemplate) {
+  EXPECT_EQ(*ChatFormatFor("gpt-oss"), ChatFormat::kHarmony);
+  EXPECT_EQ(*ChatFormatFor("qwen3moe"), ChatFormat::kChatMl);
+  EXPECT_EQ(*ChatFormatFor("qwen3moe", "{{- '<tool_call>\\n{\"name\": ' }}"), ChatFormat::kChatMl);
+  EXPECT_EQ(*ChatFormatFor("qwen3moe", "{{- '\\n<tool_call>\\n<function=' + tool_call.name + '>\\n' }}"
+                                       "{{- '<parameter=' + args_name + '>\\n' }}"),
+            ChatFormat::kQwen3Coder);
+  EXPECT_FALSE(ChatFormatFor("llama").ok());
+}
+
+TEST(ChatFormat, Qwen3CoderReadsBackTheCallsItRenders) {
+  const nlohmann::ordered_json tool = nlohmann::ordered_json::parse(R"({"type": "function", "function": {
+    "name": "edit", "parameters": {"type": "object", "properties": {
+      "path": {"type": "string"}, "line": {"type": "integer"}, "text": {"type": "string"}, "dry": {"type": "boolean"}}}}})");
+  const ToolCall call{"call_0", "edit", R"({"path": "a.cc", "line": 7, "text": "x = 1;\n  y = \"2\";", "dry": false})"};
+  ChatRequest request;
+  request.tools = {tool};
+  request.messages = {{.role = "user", .content = "fix it"}, {.role = "assistant", .tool_calls = {call}}};
+  request.add_generation_prompt = false;
+  absl::StatusOr<std::string> prompt = RenderChatPrompt(ChatFormat::kQwen3Coder, request);
+  ASSERT_TRUE(prompt.ok()) << prompt.status();
+  const std::string opener = "<|im_start|>assistant";
+  const std::string answer = prompt->substr(prompt->rfind(opener) + opener.size());
+  std::unique_ptr<ChatOutputParser> parser = NewChatOutputParser(ChatFormat::kQwen3Coder, request.tools);
+  const ChatMessage parsed = ParseWhole(*parser, answer);
+  ASSERT_EQ(parsed.tool_calls.size(), 1u) << answer;
+  EXPECT_EQ(parsed.tool_calls[0], call);
+  EXPECT_EQ(parsed.content, "");
+}
+
+}  // namespace
+}  // namespace cpubrrr
