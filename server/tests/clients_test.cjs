@@ -11,20 +11,7 @@ const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: key, maxRetries: 0, t
 const ollama = new Ollama({ host: base, headers: { Authorization: `Bearer ${key}` } });
 const anthropic = new Anthropic({ baseURL: base, apiKey: key, maxRetries: 0 });
 
-let passed = 0, failed = 0;
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-async function test(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e && e.stack || e}`);
-  }
-}
+const { check, test, finish } = require('./harness.cjs');
 const greedy = { temperature: 0, seed: 1 };
 const hello = [{ role: 'user', content: 'Say hello.' }];
 
@@ -301,6 +288,5 @@ async function streamText(params) {
     check(health.status === 200, `health ${health.status}`);
   });
 
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  finish();
 })();

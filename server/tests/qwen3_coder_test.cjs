@@ -3,6 +3,7 @@
 const OpenAI = require('openai');
 const { Ollama } = require('ollama');
 const assert = require('assert');
+const { test, finish } = require('./harness.cjs');
 
 const [port] = process.argv.slice(2);
 const base = `http://127.0.0.1:${port}`;
@@ -16,10 +17,6 @@ const messages = [{ role: 'user', content: 'Fix line 7 of a.cc.' }];
 const expected = { path: 'a.cc', line: 7, dry: false, text: '12' };
 
 (async () => {
-  let failed = 0;
-  const test = async (name, fn) => {
-    try { await fn(); console.log(`ok   ${name}`); } catch (e) { failed++; console.log(`FAIL ${name}: ${e.stack}`); }
-  };
   await test('the template is Qwen3-Coder\'s: a call in the history renders as XML', async () => {
     const res = await fetch(`${base}/apply-template`, { method: 'POST', body: JSON.stringify({ messages: [...messages,
       { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'edit', arguments: '{"path":"b.cc"}' } }] },
@@ -57,5 +54,5 @@ const expected = { path: 'a.cc', line: 7, dry: false, text: '12' };
     assert.strictEqual(r.message.tool_calls[0].function.name, 'edit');
     assert.deepStrictEqual(r.message.tool_calls[0].function.arguments, expected);
   });
-  process.exit(failed ? 1 : 0);
+  finish();
 })();

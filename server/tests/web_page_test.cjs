@@ -8,20 +8,7 @@ const [mainPort, otherPort, toolsPort, key, shots] = process.argv.slice(2);
 const base = `http://127.0.0.1:${mainPort}`;
 const other = `http://127.0.0.1:${otherPort}/v1`;
 
-let passed = 0, failed = 0;
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-async function test(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e && e.stack || e}`);
-  }
-}
+const { check, test, finish } = require('./harness.cjs');
 
 const lastAssistant = '#messages article.assistant:last-of-type';
 
@@ -288,8 +275,7 @@ async function checkStacked(page, selectors) {
   });
 
   await browser.close();
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 && passed > 0 ? 0 : 1);
+  finish();
 })().catch((e) => {
   console.log(`FAIL ${e && e.stack || e}`);
   process.exit(1);
