@@ -42,6 +42,12 @@ std::string Metrics(const Scheduler& queue, const ModelCard& card) {
          queue.engine().model().info().bytes_per_token);
   metric("gauge", "cpubrrr:memory_read_bytes_per_second", "Memory read bandwidth measured at start-up.",
          card.read_bytes_per_second);
+  const double bytes_read = static_cast<double>(queue.engine().model().weight_bytes_read());
+  metric("counter", "cpubrrr:weight_bytes_read_total", "Bytes of weights the passes read.", bytes_read);
+  metric("counter", "cpubrrr:busy_seconds_total", "Time spent in forward passes.", s.step_seconds);
+  metric("gauge", "cpubrrr:bandwidth_ceiling_share",
+         "Weights read per busy second over the memory read bandwidth (1 = at the ceiling).",
+         s.step_seconds > 0 && card.read_bytes_per_second > 0 ? bytes_read / s.step_seconds / card.read_bytes_per_second : 0);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <vector>
@@ -122,7 +123,7 @@ class MoeModel : public Model {
   absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
                        absl::Span<float> logits) override;
   absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries) override;
-  uint64_t weight_bytes_read() const override { return bytes_read_; }
+  uint64_t weight_bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
   uint32_t DefaultContextLength() const override;
 
  private:
@@ -174,7 +175,7 @@ class MoeModel : public Model {
   std::vector<float> head_out_;  // logits of several head rows, n_vocab apart
   uint64_t dense_bytes_ = 0;     // a pass's attention and router weights, all layers
   std::vector<uint64_t> expert_bytes_;  // per layer: one expert's gate, up and down
-  uint64_t bytes_read_ = 0;      // weight_bytes_read()
+  std::atomic<uint64_t> bytes_read_{0};  // weight_bytes_read(): a server thread may ask mid-pass
   ActivationBatch act_d_, act_attn_, hidden_, act_out_;
   RopeParams rope_;
 };
@@ -362,7 +363,8 @@ absl::Status MoeModel::ForwardBatch(absl::Span<const ForwardEntry> entries) {
     }
     if (heads_.size() > 1) head_out_.resize(heads_.size() * c_.n_vocab);
     Pass();
-    bytes_read_ += dense_bytes_ + rows_.size() * w_.token_embd.row_bytes + (heads_.empty() ? 0 : w_.output.bytes());
+    bytes_read_.fetch_add(dense_bytes_ + rows_.size() * w_.token_embd.row_bytes + (heads_.empty() ? 0 : w_.output.bytes()),
+                          std::memory_order_relaxed);
     for (const auto& [session, n] : advance) session->Advance(n);
     while (first < entries.size() && done[first] == entries[first].tokens.size()) ++first;
   }
@@ -609,7 +611,7 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
     for (int32_t entry : s.entries[e]) s.down_row[entry] = row++;
   }
   if (ctx.index() == 0) {
-    bytes_read_ += s.active.size() * expert_bytes_[il];
+    bytes_read_.fetch_add(s.active.size() * expert_bytes_[il], std::memory_order_relaxed);
     if (warmer_) WarmAhead(s.active, il);
   }
   const size_t ff = c_.n_ff_exp;

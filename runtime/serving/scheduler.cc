@@ -329,7 +329,9 @@ void Scheduler::WarmStep() {
     const size_t n = std::min<size_t>(std::max<uint32_t>(options_.warm_chunk, 1), s.warm.size() - es.cached.size());
     const absl::Span<const int32_t> chunk = absl::MakeConstSpan(s.warm).subspan(es.cached.size(), n);
     const ForwardEntry entry{es.session.get(), chunk, {}};
+    const auto start = std::chrono::steady_clock::now();
     const absl::Status status = engine_->model().ForwardBatch({&entry, 1});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     bool finished = !status.ok();
     if (status.ok()) {
       es.cached.insert(es.cached.end(), chunk.begin(), chunk.end());
@@ -346,6 +348,7 @@ void Scheduler::WarmStep() {
     }
     std::lock_guard<std::mutex> lock(mu_);
     ++stats_.steps;
+    stats_.step_seconds += seconds;
     ++stats_.step_rows;
     if (status.ok()) stats_.warmed_tokens += n;
     if (finished) {
@@ -406,10 +409,13 @@ void Scheduler::Step() {
     WarmStep();
     return;
   }
+  const auto start = std::chrono::steady_clock::now();
   const absl::Status status = engine_->model().ForwardBatch(entries);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++stats_.steps;
+    stats_.step_seconds += seconds;
     stats_.step_rows += entries.size();
   }
   for (size_t e = 0; e < entries.size(); ++e) {

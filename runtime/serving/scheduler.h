@@ -43,6 +43,7 @@ struct ServingStats {
   double prompt_seconds = 0;      // summed over requests (they overlap)
   double generation_seconds = 0;
   uint64_t steps = 0;             // ForwardBatch calls
+  double step_seconds = 0;        // time spent in them (the engine busy)
   uint64_t step_rows = 0;         // sequences those calls carried, summed
   uint64_t warmed_tokens = 0;     // next-turn history prefilled while idle
   uint32_t warming = 0;           // slots with next-turn history still to prefill

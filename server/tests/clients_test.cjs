@@ -187,6 +187,22 @@ async function streamText(params) {
     }
   });
 
+  await test('metrics: llama-server\'s names and the weights read against the bandwidth', async () => {
+    const res = await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${key}` } });
+    const text = await res.text();
+    const value = (name) => {
+      const m = text.match(new RegExp(`^${name} (\\S+)$`, 'm'));
+      return m ? Number(m[1]) : NaN;
+    };
+    check(value('llamacpp:tokens_predicted_total') > 0, 'llamacpp:tokens_predicted_total');
+    for (const name of ['cpubrrr:weight_bytes_read_total', 'cpubrrr:busy_seconds_total', 'cpubrrr:memory_read_bytes_per_second',
+      'cpubrrr:bandwidth_ceiling_share']) {
+      check(value(name) > 0, `${name} = ${value(name)}`);
+    }
+    const share = value('cpubrrr:weight_bytes_read_total') / value('cpubrrr:busy_seconds_total') / value('cpubrrr:memory_read_bytes_per_second');
+    check(Math.abs(share - value('cpubrrr:bandwidth_ceiling_share')) < 1e-6 * share + 0.05, `share ${share}`);
+  });
+
   await test('ollama: / answers as Ollama does to a client, with the page to a browser', async () => {
     const plain = await fetch(`${base}/`);
     check(plain.status === 200 && (await plain.text()) === 'Ollama is running', 'plain /');
