@@ -13,21 +13,29 @@ namespace {
 
 enum class Kind { kChat, kText };
 
-// Counts the tokens of a stream and the time since its first, for `timings_per_token`.
-class DecodeClock {
+// The timings of a stream so far, for `timings_per_token`: the prompt's once it is
+// evaluated, the tokens sampled and the time since the first.
+class StreamTimings {
  public:
-  void Count() {
-    if (tokens_++ == 0) first_ = std::chrono::steady_clock::now();
+  void Prompt(const GenerateTimings& t) {
+    t_.prompt_tokens = t.prompt_tokens;
+    t_.reused_tokens = t.reused_tokens;
+    t_.prompt_seconds = t.prompt_seconds;
   }
-  // llama-server's per-chunk timings: predicted_n, predicted_ms (since the first token)
-  // and predicted_per_second.
-  Json Timings() const {
-    const double ms = tokens_ ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_).count() : 0;
-    return {{"predicted_n", tokens_}, {"predicted_ms", ms}, {"predicted_per_second", ms > 0 ? (tokens_ - 1) * 1e3 / ms : 0.0}};
+  void Count() {
+    if (t_.generated_tokens++ == 0) first_ = std::chrono::steady_clock::now();
+  }
+  bool started() const { return t_.generated_tokens > 0; }
+  // llama-server's timings object (Timings()), decode time measured from the first token.
+  Json Now() {
+    if (t_.generated_tokens > 0) {
+      t_.generation_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - first_).count();
+    }
+    return Timings(t_);
   }
 
  private:
-  int64_t tokens_ = 0;
+  GenerateTimings t_;
   std::chrono::steady_clock::time_point first_;
 };
 
@@ -49,13 +57,13 @@ void Stream(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeade
             httplib::DataSink& sink) {
   bool gone = false;
   std::vector<SampleResult> pending;  // sampled tokens whose logprobs the next chunk carries
-  DecodeClock clock;
+  StreamTimings clock;
   auto send = [&](Json chunk) {
     if (!pending.empty() && !chunk["choices"].empty()) {
       chunk["choices"][0]["logprobs"] = {{"content", LogprobsContent(pending, queue.engine().tokenizer())}};
       pending.clear();
     }
-    if (r.timings_per_token && !chunk.contains("timings")) chunk["timings"] = clock.Timings();
+    if (r.timings_per_token && clock.started() && !chunk.contains("timings")) chunk["timings"] = clock.Now();
     const std::string event = "data: " + Dump(chunk) + "\n\n";
     if (!gone && !sink.write(event.data(), event.size())) gone = true;
   };
@@ -65,6 +73,7 @@ void Stream(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeade
     clock.Count();
     if (r.logprobs) pending.push_back(s);
   };
+  callbacks.on_prompt = [&](const GenerateTimings& t) { clock.Prompt(t); };
   callbacks.cancelled = [&] { return gone || state.stopping.load(); };
   if (kind == Kind::kChat) {
     send(ChatChunk(h, {{"role", "assistant"}, {"content", nullptr}}, nullptr));

@@ -19,8 +19,15 @@ struct Upstream {
   httplib::Headers headers;
 };
 
-// Checks the target and gathers the headers to send; on failure answers and returns false.
+// Checks the caller and the target and gathers the headers to send; on failure answers
+// and returns false.
 bool Prepare(const ServerState& state, const httplib::Request& req, httplib::Response& res, Upstream& up) {
+  if (absl::Status caller = CheckRaceCaller(req.get_header_value("Host"), req.get_header_value("Origin"),
+                                            state.options.host, state.options.race_url);
+      !caller.ok()) {
+    SendOpenAiError(res, FromStatus(caller));
+    return false;
+  }
   up.url = req.get_header_value("X-Race-Target");
   absl::StatusOr<RaceTarget> target = ParseRaceTarget(up.url, state.options.race_url);
   if (!target.ok()) {
@@ -81,7 +88,7 @@ void RelayStream(const ServerState& state, const Upstream& up, const std::string
   forward.content_receiver = [&](const char* data, size_t n, uint64_t, uint64_t) {
     if (status != 200) {
       error_body.append(data, std::min(n, kMaxErrorBytes - std::min(kMaxErrorBytes, error_body.size())));
-      return true;
+      return error_body.size() < kMaxErrorBytes;  // enough to quote
     }
     if (!sink.write(data, n)) gone = true;
     return !gone && !state.stopping.load();
@@ -95,6 +102,8 @@ void RelayStream(const ServerState& state, const Upstream& up, const std::string
     failure = absl::StrCat(up.url, " answered ", status, ": ", error_body.empty() ? response.body : error_body);
   } else if (!sent && status == 0) {
     failure = Unreachable(up, httplib::to_string(error)).message;
+  } else if (!sent) {
+    failure = absl::StrCat("the stream from ", up.url, " broke off: ", httplib::to_string(error));
   }
   if (!failure.empty()) {
     const std::string event = "data: " + ApiError{502, "server_error", failure}.OpenAiBody() + "\n\n";
@@ -108,7 +117,8 @@ void ChatCompletions(const ServerState& state, const httplib::Request& req, http
   if (!Prepare(state, req, res, up)) return;
   absl::StatusOr<Json> body = ParseBody(req);
   if (!body.ok()) return SendOpenAiError(res, FromStatus(body.status()));
-  if (!body->is_object() || !body->value("stream", false)) {
+  const auto stream = body->is_object() ? body->find("stream") : body->end();
+  if (stream == body->end() || !stream->is_boolean() || !stream->get<bool>()) {
     return SendOpenAiError(res, InvalidRequest("the race relays streams only: set 'stream': true"));
   }
   res.set_header("Cache-Control", "no-cache");

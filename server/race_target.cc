@@ -88,4 +88,27 @@ absl::StatusOr<RaceTarget> ParseRaceTarget(const std::string& url, const std::st
   return target;
 }
 
+absl::Status CheckRaceCaller(const std::string& host, const std::string& origin, const std::string& bind,
+                             const std::string& allowed) {
+  if (!IsLoopback(bind) && allowed.empty()) {
+    return absl::PermissionDeniedError("the race is off on a server that listens beyond loopback (" + bind +
+                                       ") unless --race-url names the endpoint");
+  }
+  // The Host header without its port: "127.0.0.1:8080", "[::1]:8080", "localhost".
+  absl::string_view name = host;
+  if (absl::StartsWith(name, "[")) {
+    name = name.substr(1, name.find(']') == absl::string_view::npos ? 0 : name.find(']') - 1);
+  } else if (const size_t colon = name.find(':'); colon != absl::string_view::npos) {
+    name = name.substr(0, colon);
+  }
+  if (!IsLoopback(std::string(name)) && name != bind) {
+    return absl::PermissionDeniedError("the race takes requests addressed to this server by its own address, not '" +
+                                       host + "'");
+  }
+  if (!origin.empty() && origin != "http://" + host) {
+    return absl::PermissionDeniedError("the race takes requests from this server's own page, not from " + origin);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace cpubrrr::server

@@ -21,6 +21,14 @@ struct RaceTarget {
 // InvalidArgument or PermissionDenied saying why.
 absl::StatusOr<RaceTarget> ParseRaceTarget(const std::string& url, const std::string& allowed);
 
+// Checks who asks for a race, so that the pass-through reaches loopback only for this
+// machine's own pages: `host` (the request's Host header) must name loopback or the
+// server's `bind` address, an `origin` header must be that same http origin (a page from
+// elsewhere, or a rebound DNS name, is refused), and a server bound beyond loopback races
+// only with `allowed` (--race-url) set. Fails with PermissionDenied saying why.
+absl::Status CheckRaceCaller(const std::string& host, const std::string& origin, const std::string& bind,
+                             const std::string& allowed);
+
 }  // namespace cpubrrr::server
 
 #endif  // CPUBRRR_SERVER_RACE_TARGET_H_

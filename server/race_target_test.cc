@@ -50,5 +50,21 @@ TEST(RaceTargetTest, RefusesWhatIsNotAPlainBaseUrl) {
   EXPECT_FALSE(ParseRaceTarget(with_nul, "").ok());
 }
 
+TEST(RaceCallerTest, OnlyThisMachinesOwnPage) {
+  EXPECT_TRUE(CheckRaceCaller("127.0.0.1:8080", "", "127.0.0.1", "").ok());
+  EXPECT_TRUE(CheckRaceCaller("127.0.0.1:8080", "http://127.0.0.1:8080", "127.0.0.1", "").ok());
+  EXPECT_TRUE(CheckRaceCaller("localhost:8080", "http://localhost:8080", "127.0.0.1", "").ok());
+  EXPECT_TRUE(CheckRaceCaller("[::1]:8080", "", "::1", "").ok());
+  // A rebound DNS name, a page from elsewhere.
+  EXPECT_EQ(CheckRaceCaller("evil.example:8080", "", "127.0.0.1", "").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(CheckRaceCaller("127.0.0.1:8080", "http://evil.example", "127.0.0.1", "").code(),
+            absl::StatusCode::kPermissionDenied);
+  // Listening beyond loopback: only with --race-url, and addressed by the bound address.
+  EXPECT_EQ(CheckRaceCaller("10.0.0.5:8080", "", "0.0.0.0", "").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(CheckRaceCaller("10.0.0.5:8080", "", "10.0.0.5", "http://10.0.0.9:8080/v1").ok());
+  EXPECT_EQ(CheckRaceCaller("other:8080", "", "10.0.0.5", "http://10.0.0.9:8080/v1").code(),
+            absl::StatusCode::kPermissionDenied);
+}
+
 }  // namespace
 }  // namespace cpubrrr::server

@@ -181,7 +181,15 @@ absl::StatusOr<Json> ResponsesToChatBody(const Json& body) {
   if (!StringField(body, "previous_response_id").empty()) {
     return absl::UnimplementedError("'previous_response_id' is not supported: this server keeps no responses; send the whole conversation in 'input'");
   }
-  if (body.value("background", false) == true) return absl::UnimplementedError("'background' responses are not supported");
+  for (const char* stored : {"conversation", "prompt"}) {
+    if (body.contains(stored) && !body[stored].is_null()) {
+      return absl::UnimplementedError(absl::StrCat("'", stored, "' is not supported: this server keeps no conversations or prompts"));
+    }
+  }
+  if (const auto background = body.find("background"); background != body.end() && !background->is_null()) {
+    if (!background->is_boolean()) return absl::InvalidArgumentError("'background' must be a boolean");
+    if (background->get<bool>()) return absl::UnimplementedError("'background' responses are not supported");
+  }
   if (!body.contains("input")) return absl::InvalidArgumentError("'input' is required");
   Json chat = body;
   for (const char* field : {"input", "instructions", "max_output_tokens", "reasoning", "text", "tools", "tool_choice",
@@ -317,6 +325,10 @@ void ResponsesEvents::Delta(const ChatDelta& delta) {
     item["status"] = "completed";
     Emit("response.output_item.done", {{"output_index", index}, {"item", item}});
   }
+}
+
+void ResponsesEvents::Fail(const std::string& code, const std::string& message) {
+  Emit("error", {{"code", code}, {"message", message}, {"param", nullptr}});
 }
 
 void ResponsesEvents::Finish(const GenerateResult& result) {

@@ -20,8 +20,8 @@ namespace cpubrrr::server {
 // turn; function `tools` (flat) nested as chat tools, other tool types left out;
 // `tool_choice`; `max_output_tokens`; `reasoning.effort`; `text.format` as
 // response_format; the sampling fields as they are. Fails with InvalidArgument naming the
-// item, or Unimplemented for previous_response_id, background, item references and
-// images: this server keeps no responses.
+// item, or Unimplemented for previous_response_id, conversation, prompt, background, item
+// references and images: this server keeps no responses.
 absl::StatusOr<Json> ResponsesToChatBody(const Json& body);
 
 // The response object of a finished answer: reasoning, message and function_call output
@@ -45,6 +45,8 @@ class ResponsesEvents {
   void Start();
   void Delta(const ChatDelta& delta);
   void Finish(const GenerateResult& result);
+  // An "error" event: the answer failed after the stream started.
+  void Fail(const std::string& code, const std::string& message);
 
  private:
   enum class Item { kNone, kReasoning, kMessage };

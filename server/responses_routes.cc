@@ -25,12 +25,9 @@ void Stream(ServerState& state, Scheduler& queue, const std::string& id, const J
   absl::StatusOr<GenerateResult> result = queue.Generate(r.generate, callbacks);
   if (result.ok()) {
     events.Finish(*result);
-  } else if (!absl::IsCancelled(result.status()) && !gone) {
+  } else if (!absl::IsCancelled(result.status())) {
     const ApiError error = FromStatus(result.status());
-    const std::string text = "event: error\ndata: " +
-                             Dump({{"type", "error"}, {"code", error.type}, {"message", error.message}, {"param", nullptr}}) +
-                             "\n\n";
-    sink.write(text.data(), text.size());
+    events.Fail(error.type, error.message);
   }
   sink.done();
 }

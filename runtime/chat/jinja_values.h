@@ -20,6 +20,11 @@ const nlohmann::ordered_json& JinjaAttr(const nlohmann::ordered_json& v, std::st
 // dicts as Python prints them (['a', 1], {'k': True}).
 std::string JinjaStr(const nlohmann::ordered_json& v);
 
+// Returns Jinja's `trim` of UTF-8 `text`: Python's str.strip(), which removes the
+// whitespace str.isspace() knows (ASCII, U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028,
+// U+2029, U+202F, U+205F, U+3000) from both ends.
+std::string JinjaTrim(std::string_view text);
+
 // Returns the number of code points in UTF-8 `text` (Python's len()).
 size_t CodePointCount(std::string_view text);
 

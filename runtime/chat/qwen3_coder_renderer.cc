@@ -4,7 +4,6 @@
 #include <initializer_list>
 #include <string_view>
 
-#include "absl/strings/ascii.h"
 #include "runtime/chat/jinja_values.h"
 #include "runtime/chat/py_json.h"
 
@@ -27,8 +26,7 @@ constexpr char kToolsFooter[] =
     "available, answer the question like normal with your current knowledge and do not tell the user "
     "about function calls\n</IMPORTANT>";
 
-// Jinja's `trim` (Python's str.strip()).
-std::string Trim(const std::string& s) { return std::string(absl::StripAsciiWhitespace(s)); }
+std::string Trim(const std::string& s) { return JinjaTrim(s); }
 
 // A value as the template prints it: containers as JSON, the rest through str().
 std::string ValueText(const Json& v) { return v.is_object() || v.is_array() ? PyJsonDumps(v) : JinjaStr(v); }
@@ -47,8 +45,10 @@ std::string ExtraKeys(const Json& object, std::initializer_list<std::string_view
 
 std::string ToolXml(const Json& entry) {
   const Json& tool = entry.contains("function") ? entry["function"] : entry;
-  std::string out = "\n<function>\n<name>" + JinjaStr(JinjaAttr(tool, "name")) + "</name>";
-  if (tool.contains("description")) out += "\n<description>" + Trim(JinjaStr(tool["description"])) + "</description>";
+  // An undefined name prints as nothing, a null one as None.
+  const std::string name = tool.is_object() && tool.contains("name") ? JinjaStr(tool["name"]) : "";
+  std::string out = "\n<function>\n<name>" + name + "</name>";
+  if (tool.is_object() && tool.contains("description")) out += "\n<description>" + Trim(JinjaStr(tool["description"])) + "</description>";
   out += "\n<parameters>";
   const Json& parameters = JinjaAttr(tool, "parameters");
   const Json& properties = JinjaAttr(parameters, "properties");
@@ -71,7 +71,9 @@ absl::Status AppendToolCalls(const ChatMessage& m, std::string& out) {
   out += "<|im_start|>assistant";
   if (!Trim(m.content).empty()) out += "\n" + Trim(m.content) + "\n";
   for (const ToolCall& call : m.tool_calls) {
-    const Json arguments = Json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
+    // No arguments at all (some clients send "") are the empty object.
+    const Json arguments = call.arguments.empty() ? Json::object()
+                                                  : Json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
     if (!arguments.is_object()) {
       return absl::InvalidArgumentError("qwen3-coder: the arguments of a call to '" + call.name + "' are not a JSON object");
     }

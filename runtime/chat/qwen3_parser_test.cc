@@ -118,8 +118,15 @@ TEST(Qwen3Parser, XmlValuesWithoutASchemaAreJsonWhenTheyParse) {
   EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": 3, \"b\": \"hello world\", \"c\": {\"k\": null}}");
 }
 
+TEST(Qwen3Parser, XmlValueWithoutItsClosingTagEndsAtTheNextTag) {
+  ChatMessage m = Parse("<tool_call>\n<function=f>\n<parameter=a>\n1\n<parameter=b>\nx\n</parameter>\n"
+                        "<parameter=c>\n2\n</function>\n</tool_call>");
+  ASSERT_EQ(m.tool_calls.size(), 1u) << m.content;
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": 1, \"b\": \"x\", \"c\": 2}");
+}
+
 TEST(Qwen3Parser, MalformedXmlCallsFallBackToContent) {
-  for (const char* body : {"<function=f>\n<parameter=a>\n1\n</function>", "<function=>\n</function>",
+  for (const char* body : {"<function=f>\n<parameter=a>\n1", "<function=>\n</function>",
                            "<function=f>\n</function>\ntrailing", "<function=f\n</function>", "<functio=f></function>"}) {
     ChatMessage m = Parse(std::string("<tool_call>\n") + body + "\n</tool_call>");
     EXPECT_TRUE(m.tool_calls.empty()) << body;

@@ -1,6 +1,8 @@
 // Parsing Qwen3-Coder's XML tool calls and typing their values.
 #include "runtime/chat/xml_tool_call.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "runtime/chat/py_json.h"
@@ -75,10 +77,13 @@ std::optional<ToolCall> ParseXmlToolCall(std::string_view whole, const StringPar
   while (Consume(body, "<parameter=")) {
     std::optional<std::string> key = TagName(body);
     if (!key) return std::nullopt;
-    const size_t end = body.find("</parameter>");
+    // A value ends at its closing tag, or where the next parameter or the function's end
+    // begins when the model left the closing tag out.
+    const size_t close = body.find("</parameter>");
+    const size_t end = std::min({close, body.find("\n<parameter="), body.find("\n</function>")});
     if (end == absl::string_view::npos) return std::nullopt;
     absl::string_view value = body.substr(0, end);
-    body.remove_prefix(end + absl::string_view("</parameter>").size());
+    body.remove_prefix(end == close ? end + absl::string_view("</parameter>").size() : end);
     // The template writes "\n" VALUE "\n": those two newlines are the tags', not the value's.
     if (absl::StartsWith(value, "\n")) value.remove_prefix(1);
     if (absl::EndsWith(value, "\n")) value.remove_suffix(1);

@@ -26,7 +26,9 @@ StringParameters StringParametersOf(const std::vector<nlohmann::ordered_json>& t
 
 // Parses the body of a <tool_call> block: "<function=NAME>", then "<parameter=KEY>\n" VALUE
 // "\n</parameter>" for each argument, then "</function>", whitespace around the tags
-// allowed. A value is text for a string parameter, else JSON when it parses as JSON, else
+// allowed. A value runs to the first "</parameter>" (or, when the model left it out, to
+// the next line starting "<parameter=" or "</function>"): a value holding that text
+// itself is cut there, the format has no escape. A value is text for a string parameter, else JSON when it parses as JSON, else
 // text (a typed parameter's True / False / None read as true / false / null). Returns nullopt when the body is not of this form (the caller shows it as text).
 // The call's id is left empty.
 std::optional<ToolCall> ParseXmlToolCall(std::string_view body, const StringParameters& strings);

@@ -125,6 +125,10 @@ absl::StatusOr<GenerateResult> Engine::Generate(const GenerateRequest& request,
   absl::StatusOr<uint32_t> reused = Prefill(*prompt);
   if (!reused.ok()) return reused.status();
   const double prompt_seconds = SecondsSince(prefill_start);
+  if (callbacks.on_prompt) {
+    callbacks.on_prompt({.prompt_tokens = static_cast<uint32_t>(prompt->size()), .reused_tokens = *reused,
+                         .prompt_seconds = prompt_seconds});
+  }
 
   EngineSlot& slot = slots_[0];
   Turn turn(request, *tokenizer_, format_, stop_ids_, *prompt, callbacks);

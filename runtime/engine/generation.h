@@ -59,6 +59,8 @@ struct GenerateResult {
 struct GenerateCallbacks {
   std::function<void(const ChatDelta&)> on_delta;           // each non-empty delta
   std::function<void(const SampleResult&)> on_token;        // each sampled token
+  // Once the prompt is evaluated, before the first token: its prompt fields filled.
+  std::function<void(const GenerateTimings&)> on_prompt;
   std::function<bool()> cancelled;                          // checked before each token
 };
 

@@ -40,7 +40,7 @@ struct Scheduler::Job {
   GenerateCallbacks relay;         // the turn's callbacks: queue events for the caller
   std::atomic<bool> cancel{false};  // set by the caller
   // Guarded by mu_:
-  std::vector<std::variant<SampleResult, ChatDelta>> events;
+  std::vector<std::variant<SampleResult, ChatDelta, GenerateTimings>> events;
   bool done = false;
   absl::StatusOr<GenerateResult> result = absl::UnknownError("not run");
 };
@@ -137,6 +137,7 @@ absl::StatusOr<GenerateResult> Scheduler::Generate(const GenerateRequest& reques
   };
   job.relay.on_delta = [push](const ChatDelta& d) { push(d); };
   job.relay.on_token = [push](const SampleResult& t) { push(t); };
+  job.relay.on_prompt = [push](const GenerateTimings& t) { push(t); };
   job.relay.cancelled = [&job] { return job.cancel.load(); };
 
   lock.lock();
@@ -168,15 +169,17 @@ absl::StatusOr<GenerateResult> Scheduler::Generate(const GenerateRequest& reques
   } leave{this, &job, &lock};
   for (;;) {
     progress_.wait_for(lock, std::chrono::milliseconds(50), [&] { return job.done || !job.events.empty(); });
-    std::vector<std::variant<SampleResult, ChatDelta>> events;
+    std::vector<std::variant<SampleResult, ChatDelta, GenerateTimings>> events;
     events.swap(job.events);
     const bool done = job.done;  // every event of the turn came before its end
     lock.unlock();
     for (const auto& e : events) {
       if (const auto* t = std::get_if<SampleResult>(&e)) {
         if (callbacks.on_token) callbacks.on_token(*t);
-      } else if (callbacks.on_delta) {
-        callbacks.on_delta(std::get<ChatDelta>(e));
+      } else if (const auto* d = std::get_if<ChatDelta>(&e)) {
+        if (callbacks.on_delta) callbacks.on_delta(*d);
+      } else if (callbacks.on_prompt) {
+        callbacks.on_prompt(std::get<GenerateTimings>(e));
       }
     }
     const bool cancel = !done && callbacks.cancelled && callbacks.cancelled();
@@ -433,6 +436,8 @@ void Scheduler::Step() {
       // The next turn's prompt usually diverges right after this one (Engine::Prefill).
       es.session->Checkpoint();
       s.first_logits = Clock::now();
+      s.job->relay.on_prompt({.prompt_tokens = static_cast<uint32_t>(s.job->prompt.size()), .reused_tokens = s.reused,
+                              .prompt_seconds = Seconds(s.start, s.first_logits)});
     }
     s.next = s.turn->Next(absl::MakeSpan(s.logits), es.session->position() < es.session->context_length());
     if (!s.next) Complete(i, s.turn->Finish());

@@ -61,6 +61,25 @@ void AwaitStats(const Scheduler& s, uint32_t running, uint32_t waiting) {
   }
 }
 
+// The prompt's timings reach the caller once, before its first token, as the result has them.
+TEST(Scheduler, PromptTimingsComeBeforeTheFirstToken) {
+  Scheduler scheduler(MakeEngine(1, HashNextToken(200)), {.prefill_chunk = 4});
+  std::vector<std::string> order;
+  GenerateTimings prompt;
+  GenerateCallbacks cb;
+  cb.on_prompt = [&](const GenerateTimings& t) {
+    order.push_back("prompt");
+    prompt = t;
+  };
+  cb.on_token = [&](const SampleResult&) { order.push_back("token"); };
+  absl::StatusOr<GenerateResult> r = scheduler.Generate(Ask("a question long enough for several chunks", 3), cb);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(order, (std::vector<std::string>{"prompt", "token", "token", "token"}));
+  EXPECT_EQ(prompt.prompt_tokens, r->timings.prompt_tokens);
+  EXPECT_EQ(prompt.reused_tokens, r->timings.reused_tokens);
+  EXPECT_DOUBLE_EQ(prompt.prompt_seconds, r->timings.prompt_seconds);
+}
+
 TEST(Scheduler, SlotsDecodeTogetherWithTheEngineAlonesResults) {
   FakeModel* model = nullptr;
   Scheduler scheduler(MakeEngine(4, HashNextToken(200), &model), {});

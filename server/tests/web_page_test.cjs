@@ -161,6 +161,9 @@ async function checkStacked(page, selectors) {
       return c && c.textContent.length > 80;
     }, lastAssistant);
     check(!(await page.isDisabled('#stop')), 'stop disabled while streaming');
+    // The prompt's figures arrive with the first token (timings_per_token), not at the end.
+    check(parseFloat(await page.textContent('#g-prompt')) > 0, `prompt while streaming: ${await page.textContent('#g-prompt')}`);
+    check(/^[0-9]+$/.test(await page.textContent('#g-cached')), `cached while streaming: ${await page.textContent('#g-cached')}`);
     check(await anySlotBusy(), 'no slot busy while streaming');
     await page.keyboard.press('Escape');
     await waitIdle(page);

@@ -153,6 +153,8 @@ async function loadModel() {
   } catch (e) {
     $('model-name').textContent = 'not ready';
     chat.showError(`${e.message}${/key/i.test(e.message) ? ' (set the API key in Settings)' : ''}`);
+    // The server listens while the model loads (503): ask again until it is up.
+    if (/loading/i.test(e.message)) setTimeout(loadModel, 2000);
   }
 }
 

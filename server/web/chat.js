@@ -86,8 +86,15 @@ export class ChatView {
       if (m.role === 'user') {
         messages.push({ role: 'user', content: m.content });
       } else if (m.role === 'assistant') {
+        const calls = m.tool_calls || [];
+        if (!m.content && calls.length === 0) continue;  // a failed or empty answer
         const a = { role: 'assistant', content: m.content || '' };
         if (m.reasoning) a.reasoning_content = m.reasoning;
+        if (calls.length > 0) {
+          a.tool_calls = calls.map((c, i) => ({
+            id: c.id || `call_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments },
+          }));
+        }
         messages.push(a);
       }
     }
@@ -158,7 +165,8 @@ export class ChatView {
     $('stop').disabled = !busy;
   }
 
-  // Shows the clock's figures; `done` adds the ones known only at the end.
+  // Shows the clock's figures; `done`: the answer has ended (a figure still unknown shows
+  // "–", not "…").
   gauges(clock, done) {
     const rate = clock.decodeRate();
     $('g-ttft').textContent = formatSeconds(clock.ttft());
@@ -166,15 +174,13 @@ export class ChatView {
     const metrics = this.context.metrics();
     $('g-ceiling').textContent = rate && metrics.readBytesPerSecond && metrics.bytesPerToken
       ? `${Math.round((100 * rate * metrics.bytesPerToken) / metrics.readBytesPerSecond)}%` : '–';
-    if (done) {
-      const prompt = clock.promptRate();
-      $('g-prompt').textContent = prompt ? `${prompt.estimated ? '≈' : ''}${formatRate(prompt.rate)}` : '–';
-      const cached = clock.cachedTokens();
-      $('g-cached').textContent = cached === null ? '–' : String(cached);
-    } else if (clock.first === null) {
-      $('g-prompt').textContent = '…';
-      $('g-cached').textContent = '…';
-    }
+    // The prompt's figures as soon as the server gives them (with its first token), else
+    // "…" while waiting and "–" at the end.
+    const prompt = clock.promptRate();
+    const cached = clock.cachedTokens();
+    const pending = done ? '–' : '…';
+    $('g-prompt').textContent = prompt ? `${prompt.estimated ? '≈' : ''}${formatRate(prompt.rate)}` : pending;
+    $('g-cached').textContent = cached === null ? pending : String(cached);
     drawPlot($('g-plot'), clock.samples);
   }
 

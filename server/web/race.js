@@ -122,28 +122,38 @@ export class RaceView {
     const model = $('race-model').value;
     if (!prompt) return this.showError('type a prompt to race with');
     if (!model) return this.showError('list the other endpoint\'s models and pick one');
+    let ourBody, theirBody;
+    try {
+      ourBody = this.body(this.context.model().alias, prompt);
+      theirBody = this.body(model, prompt);
+    } catch (e) {
+      return this.showError(e.message);
+    }
     $('them-name').textContent = model;
     this.us.reset();
     this.them.reset();
     this.controller = new AbortController();
     $('race-go').disabled = true;
     $('race-stop').disabled = false;
-    const ours = () => this.runLane(this.us, '/v1/chat/completions', this.body(this.context.model().alias, prompt));
-    const theirs = () => this.runLane(this.them, '/race/chat/completions', this.body(model, prompt), this.targetHeaders());
+    const ours = () => this.runLane(this.us, '/v1/chat/completions', ourBody);
+    const theirs = () => this.runLane(this.them, '/race/chat/completions', theirBody, this.targetHeaders());
     let us, them;
-    if ($('race-order').value === 'together') {
-      [us, them] = await Promise.all([ours(), theirs()]);
-    } else if (this.races % 2 === 0) {  // one after the other, who goes first alternating
-      us = await ours();
-      them = await theirs();
-    } else {
-      them = await theirs();
-      us = await ours();
+    try {
+      if ($('race-order').value === 'together') {
+        [us, them] = await Promise.all([ours(), theirs()]);
+      } else if (this.races % 2 === 0) {  // one after the other, who goes first alternating
+        us = await ours();
+        them = await theirs();
+      } else {
+        them = await theirs();
+        us = await ours();
+      }
+    } finally {
+      this.races++;
+      this.controller = null;
+      $('race-go').disabled = false;
+      $('race-stop').disabled = true;
     }
-    this.races++;
-    this.controller = null;
-    $('race-go').disabled = false;
-    $('race-stop').disabled = true;
     if (!us || !them) return;
     // Both servers' own decode timings when both give them: arrival times in the page can
     // bunch up when the machine is busy. Else both timed here, the same way.

@@ -13,6 +13,7 @@ export class StreamClock {
     this.serverTokens = null;  // predicted_n from per-chunk timings (timings_per_token)
     this.usage = null;       // the usage chunk, at the end
     this.timings = null;     // the server's final timings (llama-server and cpubrrr send them)
+    this.live = null;        // its latest per-chunk timings, when it sends them
     this.samples = [];       // decode tokens per second after each chunk, for the plot
   }
 
@@ -24,8 +25,10 @@ export class StreamClock {
     if (chunk.usage) this.usage = chunk.usage;
     if (chunk.timings) {
       // The final timings ride on the finishing chunk (cpubrrr) or the usage chunk
-      // after it (llama-server); per-chunk ones only count tokens.
+      // after it (llama-server); per-chunk ones (timings_per_token) carry the prompt's
+      // figures and the tokens so far.
       if (!choice || choice.finish_reason) this.timings = chunk.timings;
+      else this.live = chunk.timings;
       if (chunk.timings.predicted_n) this.serverTokens = chunk.timings.predicted_n;
     }
     const text = delta.content || delta.reasoning_content || delta.reasoning || delta.tool_calls || (choice && choice.text);
@@ -68,7 +71,8 @@ export class StreamClock {
   // Prompt tokens per second: the server's figure, else the prompt over the time to first
   // token (an estimate, marked by `estimated`).
   promptRate() {
-    if (this.timings && this.timings.prompt_per_second) return { rate: this.timings.prompt_per_second, estimated: false };
+    const t = this.timings || this.live;
+    if (t && t.prompt_per_second) return { rate: t.prompt_per_second, estimated: false };
     const ttft = this.ttft();
     if (this.usage && this.usage.prompt_tokens && ttft) return { rate: this.usage.prompt_tokens / ttft, estimated: true };
     return null;
@@ -76,7 +80,8 @@ export class StreamClock {
 
   // Prompt tokens taken from the server's cache, or null when it does not say.
   cachedTokens() {
-    if (this.timings && this.timings.cache_n !== undefined) return this.timings.cache_n;
+    const t = this.timings || this.live;
+    if (t && t.cache_n !== undefined) return t.cache_n;
     const details = this.usage && this.usage.prompt_tokens_details;
     return details && details.cached_tokens !== undefined ? details.cached_tokens : null;
   }
