@@ -9,17 +9,12 @@ tokenizer="$3"
 clients="$4"  # node_modules holding openai and ollama
 script="$5"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+source "$(dirname "$0")/server_port.sh"
 "$synth" --shape=gpt-oss-tiny --tokenizer="$tokenizer" --out="$tmp/tiny.gguf" 2>/dev/null || { echo "FAIL synth"; exit 1; }
 XDG_CACHE_HOME="$tmp/cache" "$driver" serve -m "$tmp/tiny.gguf" --port 0 --api-key secret -c 1024 -np 4 --alias tiny \
   2>"$tmp/serve.err" &
 pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$tmp/serve.err" | grep -o '[0-9]*$')
-  [ -n "$port" ] && grep -q 'serve: ready' "$tmp/serve.err" && break
-  sleep 0.1
-done
-if [ -z "$port" ]; then echo "FAIL the server did not start"; cat "$tmp/serve.err"; kill "$pid"; exit 1; fi
+port=$(server_port "$tmp/serve.err") || { kill "$pid"; exit 1; }
 NODE_PATH="$clients" node "$script" "$port" secret tiny
 rc=$?
 kill -TERM "$pid"

@@ -10,6 +10,7 @@ template="$4"
 clients="$5"
 script="$6"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+source "$(dirname "$0")/server_port.sh"
 "$synth" --shape=qwen3moe-tiny --tokenizer="$tokenizer" --chat_template_file="$template" --out="$tmp/coder.gguf" \
   2>/dev/null || { echo "FAIL synth"; exit 1; }
 answer=$'Checking.\n<tool_call>\n<function=edit>\n<parameter=path>\na.cc\n</parameter>\n<parameter=line>\n7\n</parameter>\n<parameter=dry>\nFalse\n</parameter>\n<parameter=text>\n12\n</parameter>\n</function>\n</tool_call><|im_end|>'
@@ -17,13 +18,5 @@ CPUBRRR_FAKE_ANSWER="$answer" XDG_CACHE_HOME="$tmp/cache" "$fake_driver" serve -
   -c 2048 -np 1 --alias coder >/dev/null 2>"$tmp/serve.err" &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null; wait' EXIT
-port=""
-for _ in $(seq 1 100); do
-  if grep -q 'serve: ready' "$tmp/serve.err"; then
-    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$tmp/serve.err" | grep -o '[0-9]*$')
-    break
-  fi
-  sleep 0.1
-done
-if [ -z "$port" ]; then echo "FAIL the server did not start"; cat "$tmp/serve.err"; exit 1; fi
+port=$(server_port "$tmp/serve.err") || exit 1
 NODE_PATH="$clients" node "$script" "$port"

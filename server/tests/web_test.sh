@@ -12,6 +12,7 @@ tokenizer="$4"
 clients="$5"  # node_modules holding playwright-core
 script="$6"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+source "$(dirname "$0")/server_port.sh"
 shots="${TEST_UNDECLARED_OUTPUTS_DIR:-$tmp}/screenshots"
 mkdir -p "$shots"
 "$synth" --shape=gpt-oss-tiny --tokenizer="$tokenizer" --out="$tmp/tiny.gguf" 2>/dev/null || { echo "FAIL synth"; exit 1; }
@@ -19,20 +20,6 @@ mkdir -p "$shots"
 pids=()
 stop_all() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done; wait; }
 trap stop_all EXIT
-
-# Prints the port of the server whose stderr is $1 once it is ready.
-port_of() {
-  for _ in $(seq 1 200); do
-    if grep -q 'serve: ready' "$1"; then
-      grep -o 'listening on http://127.0.0.1:[0-9]*' "$1" | grep -o '[0-9]*$'
-      return 0
-    fi
-    sleep 0.1
-  done
-  echo "FAIL the server did not start" >&2
-  cat "$1" >&2
-  return 1
-}
 
 answer='<|channel|>analysis<|message|>The user wants a greeting. I will answer briefly.<|end|><|start|>assistant<|channel|>final<|message|>Hello! Here is my answer: '
 CPUBRRR_FAKE_ANSWER="$answer" CPUBRRR_FAKE_STEP_MS=4 XDG_CACHE_HOME="$tmp/cache" "$fake_driver" serve \
@@ -46,8 +33,8 @@ call='<|channel|>analysis<|message|>Need the time.<|end|><|start|>assistant to=f
 CPUBRRR_FAKE_ANSWER="$call" XDG_CACHE_HOME="$tmp/cache" "$fake_driver" serve \
   -m "$tmp/tiny.gguf" --port 0 -c 2048 -np 1 --alias tools >/dev/null 2>"$tmp/tools.err" &
 pids+=($!)
-main_port=$(port_of "$tmp/fake.err") || exit 1
-other_port=$(port_of "$tmp/real.err") || exit 1
-tools_port=$(port_of "$tmp/tools.err") || exit 1
+main_port=$(server_port "$tmp/fake.err") || exit 1
+other_port=$(server_port "$tmp/real.err") || exit 1
+tools_port=$(server_port "$tmp/tools.err") || exit 1
 
 NODE_PATH="$clients" node "$script" "$main_port" "$other_port" "$tools_port" secret "$shots"
