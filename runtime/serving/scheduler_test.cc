@@ -80,9 +80,12 @@ TEST(Scheduler, PromptTimingsComeBeforeTheFirstToken) {
   EXPECT_DOUBLE_EQ(prompt.prompt_seconds, r->timings.prompt_seconds);
 }
 
+// The first step is held until every request has arrived, so that the slots share steps
+// however slowly the request threads start (TSan slows them by an order of magnitude).
 TEST(Scheduler, SlotsDecodeTogetherWithTheEngineAlonesResults) {
   FakeModel* model = nullptr;
-  Scheduler scheduler(MakeEngine(4, HashNextToken(200), &model), {});
+  Gate gate;
+  Scheduler scheduler(MakeEngine(4, gate.Wrap(HashNextToken(200)), &model), {});
   std::vector<GenerateRequest> requests;
   for (int i = 0; i < 7; ++i) requests.push_back(Ask("question " + std::to_string(i) + std::string(i * 9, 'x'), 24));
   std::vector<std::future<std::pair<absl::StatusOr<GenerateResult>, std::string>>> running;
@@ -94,6 +97,10 @@ TEST(Scheduler, SlotsDecodeTogetherWithTheEngineAlonesResults) {
       return std::make_pair(scheduler.Generate(r, cb), streamed);
     }));
   }
+  while (scheduler.stats().running + scheduler.stats().waiting < requests.size()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  gate.Open();
   std::unique_ptr<Engine> alone = MakeEngine(1, HashNextToken(200));
   for (size_t i = 0; i < requests.size(); ++i) {
     auto [together, streamed] = running[i].get();
