@@ -17,8 +17,9 @@
 namespace cpubrrr::bench {
 
 // `Format` provides Block, kBlockValues (values per block), Shape (a RepackedShape),
-// Repack, Activations (n blocks of random activations), the repacked Gemv and, if it has
-// one, Gemm; `fix` keeps random weight blocks' scales finite.
+// Repack, Activations (n blocks of random activations) and Variants(): the repacked
+// kernels, each with members name, required (CpuFeature bits), gemv and gemm (null when
+// it has none); `fix` keeps random weight blocks' scales finite.
 
 // Returns n Q8_0 activation blocks of random quants (-127..127), all with scale 2^-7.
 inline std::vector<BlockQ8_0> Q8_0Activations(size_t n) {
@@ -61,9 +62,9 @@ const WeightSet<uint8_t>& CachedRepackedSet(const WeightSet<typename Format::Blo
 // L2) or cold (copies of more than kColdBytes, visited in a fixed shuffled order), with
 // GB/s of the GGUF layout (so rates compare with the other variants'), cold the share of
 // the read yardstick sampled alongside, and with vnni_macs > 0 the share of the VNNI peak.
-template <class Format, class Fix>
-void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, size_t n_tokens,
-                 bool cold, Fix fix, double vnni_macs) {
+template <class Format, class Variant, class Fix>
+void RunRepacked(benchmark::State& state, const Variant& k, size_t shape_rows, size_t n_blocks,
+                 size_t n_tokens, bool cold, Fix fix, double vnni_macs) {
   using Block = typename Format::Block;
   const size_t rows = cold ? shape_rows : HotRows(shape_rows, n_blocks * sizeof(Block));
   const auto& set = CachedWeightSet<Block>(rows, n_blocks, cold ? kColdBytes : 0, fix);
@@ -78,9 +79,9 @@ void RunRepacked(benchmark::State& state, size_t shape_rows, size_t n_blocks, si
   for (auto _ : state) {
     const uint8_t* w = packed.Matrix(i++);
     if (n_tokens == 1) {
-      Format::Gemv(w, shape, 0, shape.Groups(), x.data(), y.data());
-    } else if constexpr (requires { Format::Gemm; }) {
-      Format::Gemm(w, shape, 0, shape.Groups(), x.data(), n_blocks, n_tokens, y.data(), y_stride);
+      k.gemv(w, shape, 0, shape.Groups(), x.data(), y.data());
+    } else {
+      k.gemm(w, shape, 0, shape.Groups(), x.data(), n_blocks, n_tokens, y.data(), y_stride);
     }
     benchmark::DoNotOptimize(y.data());
     if (cold) yardstick.Step();
@@ -109,8 +110,8 @@ void RunRepack(benchmark::State& state, size_t rows, size_t n_blocks, Fix fix) {
 
 // Registers, for each of `shapes` (members name, rows, cols), "<format>/repack/<name>", the
 // control "<format>/stream_read/<name>/cold" (RunStreamReadControl on the shape's cold
-// copies) and, on x86-64 CPUs with AVX-512 VNNI, "<format>/avx512_vnni_repacked/<name>/
-// <gemv|gemm16>/<hot|cold>" (gemm16 for formats with a Gemm).
+// copies) and, for each variant this CPU runs, "<format>/<variant>_repacked/<name>/
+// <gemv|gemm16>/<hot|cold>" (gemm16 for variants with a gemm).
 template <class Format, class Shapes, class Fix>
 void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, double vnni_macs) {
   using Block = typename Format::Block;
@@ -124,21 +125,21 @@ void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, 
       RunStreamReadControl(st, CachedWeightSet<Block>(s.rows, n_blocks, kColdBytes, fix));
     })->Unit(benchmark::kMicrosecond);
   }
-#if defined(__x86_64__)
-  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni)) return;
-  for (const auto& s : shapes) {
-    for (size_t n_tokens : {size_t{1}, size_t{16}}) {
-      if (n_tokens > 1 && !requires { Format::Gemm; }) continue;
-      for (bool cold : {false, true}) {
-        const std::string name = format + "/avx512_vnni_repacked/" + s.name +
-                                 (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
-        benchmark::RegisterBenchmark(name.c_str(), [s, n_tokens, cold, fix, vnni_macs](benchmark::State& st) {
-          RunRepacked<Format>(st, s.rows, s.cols / Format::kBlockValues, n_tokens, cold, fix, vnni_macs);
-        })->Unit(benchmark::kMicrosecond);
+  for (const auto& k : Format::Variants()) {
+    if (!HasFeatures(DetectCpuFeatures(), k.required)) continue;
+    for (const auto& s : shapes) {
+      for (size_t n_tokens : {size_t{1}, size_t{16}}) {
+        if (n_tokens > 1 && k.gemm == nullptr) continue;
+        for (bool cold : {false, true}) {
+          const std::string name = format + "/" + k.name + "_repacked/" + s.name +
+                                   (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
+          benchmark::RegisterBenchmark(name.c_str(), [&k, s, n_tokens, cold, fix, vnni_macs](benchmark::State& st) {
+            RunRepacked<Format>(st, k, s.rows, s.cols / Format::kBlockValues, n_tokens, cold, fix, vnni_macs);
+          })->Unit(benchmark::kMicrosecond);
+        }
       }
     }
   }
-#endif
 }
 
 }  // namespace cpubrrr::bench

@@ -1,4 +1,4 @@
-// Test fixture of the repacked AVX-512 kernels (kernels/mxfp4, kernels/q8_0, kernels/q6_k):
+// Test fixture of the repacked kernels (kernels/mxfp4, kernels/q8_0, kernels/q4_k, kernels/q6_k):
 // each against a GGUF-layout kernel of its format, bit for bit, over whole matrices and
 // group ranges.
 #ifndef CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
@@ -29,8 +29,9 @@ inline std::vector<BlockQ8_0> RandomActivations(size_t n_blocks, std::mt19937& r
 }
 
 // `Format` provides Block, Activation (the activation block), Shape (a RepackedShape),
-// Repack, the repacked Gemv and Gemm (if it has one), and GemvFn / GemmFn: the GGUF-layout
-// kernel types they are compared with.
+// Repack, the repacked Gemv and Gemm (if it has one), kName and kRequired (the variant's
+// name and the CpuFeature bits it needs; the test skips without them), and GemvFn / GemmFn:
+// the GGUF-layout kernel types they are compared with.
 template <typename Format>
 class RepackedKernelTest : public ::testing::Test {
  protected:
@@ -41,8 +42,8 @@ class RepackedKernelTest : public ::testing::Test {
   void SetUp() override {
     struct {
       const char* name;
-      CpuFeatures required;
-    } const kernels = {"repacked avx512 kernels", kCpuAvx512 | kCpuAvx512Vnni};
+      uint32_t required;
+    } const kernels = {Format::kName, Format::kRequired};
     SkipUnlessCpuRuns(kernels);
   }
 

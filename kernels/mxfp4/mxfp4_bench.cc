@@ -70,10 +70,7 @@ struct Mxfp4Repacked {
   static constexpr size_t kBlockValues = kMxfp4BlockSize;
   static constexpr auto Repack = RepackMxfp4;
   static constexpr auto Activations = bench::Q8_0Activations;
-#if defined(__x86_64__)
-  static constexpr auto Gemv = GemvMxfp4RepackedAvx512;
-  static constexpr auto Gemm = GemmMxfp4RepackedAvx512;
-#endif
+  static constexpr auto Variants = AllMxfp4RepackedVariants;
 };
 
 void RegisterAll() {

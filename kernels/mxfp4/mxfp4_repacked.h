@@ -1,12 +1,14 @@
 // The repacked MXFP4 layout (rows interleaved four at a time, exponents stored apart from
-// the nibbles), the portable repack into it, and the AVX-512 gemv that reads it.
+// the nibbles), the portable repack into it, and the AVX-512 and AVX2 kernels that read it.
 #ifndef CPUBRRR_KERNELS_MXFP4_MXFP4_REPACKED_H_
 #define CPUBRRR_KERNELS_MXFP4_MXFP4_REPACKED_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "kernels/common/repacked_layout.h"
+#include "kernels/common/repacked_variant.h"
 #include "quant/mxfp4.h"
 #include "quant/q8_0.h"
 
@@ -46,6 +48,23 @@ void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& sh
 void GemmMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                              size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
+// AVX2 (with FMA and F16C) gemv and gemm of the same contract on the same layout
+// (:mxfp4_repacked_avx2, x86-64 only): bit for bit GemvMxfp4Avx2's results (ggml's AVX2
+// order), the gemm token by token.
+void GemvMxfp4RepackedAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                           size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
+void GemmMxfp4RepackedAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                           size_t group_begin, size_t n_groups, const BlockQ8_0* x,
+                           size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
+// A variant on the repacked layout (kernels/common/repacked_variant.h).
+using Mxfp4RepackedKernels = RepackedVariant<Mxfp4RepackedShape, BlockQ8_0>;
+
+// The repacked variants in priority order (:mxfp4_repacked; none off x86-64), and the
+// first this CPU runs, or null.
+std::span<const Mxfp4RepackedKernels> AllMxfp4RepackedVariants();
+const Mxfp4RepackedKernels* BestMxfp4RepackedKernels();
 
 }  // namespace cpubrrr
 

@@ -32,10 +32,7 @@ struct Q4KRepacked {
   static constexpr size_t kBlockValues = kQ4KBlockSize;
   static constexpr auto Repack = RepackQ4K;
   static constexpr auto Activations = bench::Q8KActivations;
-#if defined(__x86_64__)
-  static constexpr auto Gemv = GemvQ4KRepackedAvx512;
-  static constexpr auto Gemm = GemmQ4KRepackedAvx512;
-#endif
+  static constexpr auto Variants = AllQ4KRepackedVariants;
 };
 
 }  // namespace

@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "kernels/common/repacked_layout.h"
+#include "kernels/common/repacked_variant.h"
 #include "quant/q4_k.h"
 #include "quant/q8_k.h"
 
@@ -47,6 +49,14 @@ void GemvQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
 void GemmQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
+// A variant on the repacked layout (kernels/common/repacked_variant.h).
+using Q4KRepackedKernels = RepackedVariant<Q4KRepackedShape, BlockQ8K>;
+
+// The repacked variants in priority order (:q4_k_repacked; none off x86-64), and the
+// first this CPU runs, or null.
+std::span<const Q4KRepackedKernels> AllQ4KRepackedVariants();
+const Q4KRepackedKernels* BestQ4KRepackedKernels();
 
 }  // namespace cpubrrr
 

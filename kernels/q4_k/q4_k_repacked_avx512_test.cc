@@ -24,6 +24,8 @@ struct Q4KRepacked {
   using GemvFn = Q4KGemvFn;
   using GemmFn = Q4KGemmFn;
   static constexpr auto Repack = RepackQ4K;
+  static constexpr const char* kName = "repacked avx512_vnni";
+  static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
   static constexpr auto Gemv = GemvQ4KRepackedAvx512;
   static constexpr auto Gemm = GemmQ4KRepackedAvx512;
 };

@@ -28,10 +28,7 @@ struct Q6KRepacked {
   static constexpr size_t kBlockValues = kQ6KBlockSize;
   static constexpr auto Repack = RepackQ6K;
   static constexpr auto Activations = bench::Q8KActivations;
-#if defined(__x86_64__)
-  static constexpr auto Gemv = GemvQ6KRepackedAvx512;
-  static constexpr auto Gemm = GemmQ6KRepackedAvx512;
-#endif
+  static constexpr auto Variants = AllQ6KRepackedVariants;
 };
 
 }  // namespace

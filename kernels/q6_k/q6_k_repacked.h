@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "kernels/common/repacked_layout.h"
+#include "kernels/common/repacked_variant.h"
 #include "quant/q6_k.h"
 #include "quant/q8_k.h"
 
@@ -50,6 +52,14 @@ void GemvQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
 void GemmQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
+// A variant on the repacked layout (kernels/common/repacked_variant.h).
+using Q6KRepackedKernels = RepackedVariant<Q6KRepackedShape, BlockQ8K>;
+
+// The repacked variants in priority order (:q6_k_repacked; none off x86-64), and the
+// first this CPU runs, or null.
+std::span<const Q6KRepackedKernels> AllQ6KRepackedVariants();
+const Q6KRepackedKernels* BestQ6KRepackedKernels();
 
 }  // namespace cpubrrr
 

@@ -24,6 +24,8 @@ struct Q6KRepacked {
   using GemvFn = Q6KGemvFn;
   using GemmFn = Q6KGemmFn;
   static constexpr auto Repack = RepackQ6K;
+  static constexpr const char* kName = "repacked avx512_vnni";
+  static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
   static constexpr auto Gemv = GemvQ6KRepackedAvx512;
   static constexpr auto Gemm = GemmQ6KRepackedAvx512;
 };

@@ -44,10 +44,7 @@ struct Q8_0Repacked {
   static constexpr size_t kBlockValues = kQ8_0BlockSize;
   static constexpr auto Repack = RepackQ8_0;
   static constexpr auto Activations = bench::Q8_0Activations;
-#if defined(__x86_64__)
-  static constexpr auto Gemv = GemvQ8_0RepackedAvx512;
-  static constexpr auto Gemm = GemmQ8_0RepackedAvx512;
-#endif
+  static constexpr auto Variants = AllQ8_0RepackedVariants;
 };
 
 // Runs one variant on one shape: gemv (n_tokens 1) or gemm, over hot rows (a slice that

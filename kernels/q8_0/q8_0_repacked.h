@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "kernels/common/repacked_layout.h"
+#include "kernels/common/repacked_variant.h"
 #include "quant/q8_0.h"
 
 namespace cpubrrr {
@@ -43,6 +45,14 @@ void GemvQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shap
 void GemmQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
+// A variant on the repacked layout (kernels/common/repacked_variant.h).
+using Q8_0RepackedKernels = RepackedVariant<Q8_0RepackedShape, BlockQ8_0>;
+
+// The repacked variants in priority order (:q8_0_repacked; none off x86-64), and the
+// first this CPU runs, or null.
+std::span<const Q8_0RepackedKernels> AllQ8_0RepackedVariants();
+const Q8_0RepackedKernels* BestQ8_0RepackedKernels();
 
 }  // namespace cpubrrr
 

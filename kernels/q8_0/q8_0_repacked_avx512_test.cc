@@ -19,6 +19,8 @@ struct Q8_0Repacked {
   using GemvFn = Q8_0GemvFn;
   using GemmFn = Q8_0GemmFn;
   static constexpr auto Repack = RepackQ8_0;
+  static constexpr const char* kName = "repacked avx512_vnni";
+  static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
   static constexpr auto Gemv = GemvQ8_0RepackedAvx512;
   static constexpr auto Gemm = GemmQ8_0RepackedAvx512;
 };

@@ -40,23 +40,23 @@ void Run(const K& kernels, const uint8_t* w, size_t row_bytes, size_t rows, size
   }
 }
 
-#if defined(__x86_64__)
-// Runs a repacked gemv (x.n == 1) or gemm on groups [first, first + groups) of the matrix
-// of `shape` at `packed`, against activations of block type X.
-template <typename X, typename Shape, typename Gemv, typename Gemm>
-void RunRepacked(Gemv gemv, Gemm gemm, const uint8_t* packed, const Shape& shape, size_t first,
-                 size_t groups, const GatheredRows& x, float* y, size_t y_stride) {
+// Runs a repacked variant's gemv (x.n == 1) or gemm on groups [first, first + groups) of
+// the matrix of `shape` at `packed`, against activations of block type X.
+template <typename X, typename Shape, typename Variant>
+void RunRepacked(const Variant& k, const uint8_t* packed, const Shape& shape, size_t first, size_t groups,
+                 const GatheredRows& x, float* y, size_t y_stride) {
   const X* xb = reinterpret_cast<const X*>(x.data);
   if (x.n == 1) {
-    gemv(packed, shape, first, groups, xb, y);
+    k.gemv(packed, shape, first, groups, xb, y);
   } else {
-    gemm(packed, shape, first, groups, xb, x.row_bytes / sizeof(X), x.n, y, y_stride);
+    k.gemm(packed, shape, first, groups, xb, x.row_bytes / sizeof(X), x.n, y, y_stride);
   }
 }
 
-// Runs the repacked kernels of w's type (MXFP4, Q4_K or Q6_K) on rows `rows` of matrix `mat`
-// of w when they start on a group of the repacked layout and end on one or at the matrix
-// end; returns false otherwise (the GGUF rows then give the same bits).
+// Runs this CPU's repacked kernels of w's type (MXFP4, Q4_K or Q6_K; a copy exists only
+// where they run: RepackedHere) on rows `rows` of matrix `mat` of w when they start on a
+// group of the repacked layout and end on one or at the matrix end; returns false
+// otherwise (the GGUF rows then give the same bits).
 bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
                      float* y, size_t y_stride) {
   const size_t n_rows = static_cast<size_t>(w.rows), cols = static_cast<size_t>(w.cols);
@@ -68,25 +68,21 @@ bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const Gathe
   const size_t groups = (rows.end + kRepackedRows - 1) / kRepackedRows - first;
   switch (w.type) {
     case GgmlType::kMXFP4:
-      RunRepacked<BlockQ8_0>(GemvMxfp4RepackedAvx512, GemmMxfp4RepackedAvx512, packed,
-                             Mxfp4RepackedShape{n_rows, cols / kMxfp4BlockSize}, first, groups, x,
-                             y, y_stride);
+      RunRepacked<BlockQ8_0>(*BestMxfp4RepackedKernels(), packed, Mxfp4RepackedShape{n_rows, cols / kMxfp4BlockSize},
+                             first, groups, x, y, y_stride);
       return true;
     case GgmlType::kQ4_K:
-      RunRepacked<BlockQ8K>(GemvQ4KRepackedAvx512, GemmQ4KRepackedAvx512, packed,
-                            Q4KRepackedShape{n_rows, cols / kQ4KBlockSize}, first, groups, x, y,
-                            y_stride);
+      RunRepacked<BlockQ8K>(*BestQ4KRepackedKernels(), packed, Q4KRepackedShape{n_rows, cols / kQ4KBlockSize}, first,
+                            groups, x, y, y_stride);
       return true;
     case GgmlType::kQ6_K:
-      RunRepacked<BlockQ8K>(GemvQ6KRepackedAvx512, GemmQ6KRepackedAvx512, packed,
-                            Q6KRepackedShape{n_rows, cols / kQ6KBlockSize}, first, groups, x, y,
-                            y_stride);
+      RunRepacked<BlockQ8K>(*BestQ6KRepackedKernels(), packed, Q6KRepackedShape{n_rows, cols / kQ6KBlockSize}, first,
+                            groups, x, y, y_stride);
       return true;
     default:
       return false;
   }
 }
-#endif
 
 // Writes y[t * y_stride + r - rows.begin] = dot(row r of matrix `mat` of w, activation t)
 // for r in `rows`, t < x.n.
@@ -98,9 +94,7 @@ void Product(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows&
   static const Q6KKernels& q6_k = BestQ6KKernels();
   static const Bf16Kernels& bf16 = BestBf16Kernels();
   static const F16Kernels& f16 = BestF16Kernels();
-#if defined(__x86_64__)
   if (w.repacked != nullptr && RepackedProduct(w, mat, rows, x, y, y_stride)) return;
-#endif
   const uint8_t* wr = w.Row(mat, static_cast<int64_t>(rows.begin));
   const size_t n_rows = rows.size(), cols = w.cols, n = x.n;
   const size_t row_bytes = w.row_bytes, x_bytes = x.row_bytes;
@@ -156,6 +150,35 @@ void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const Gather
   for (size_t i = 0; i < n; ++i) {
     std::memcpy(y + out_rows[i] * y_stride + rows.begin, scratch.y.data() + i * rows.size(),
                 rows.size() * sizeof(float));
+  }
+}
+
+std::string KernelVariant(const WeightMatrix& w) {
+  if (w.repacked != nullptr) {
+    switch (w.type) {
+      case GgmlType::kMXFP4:
+        return std::string(BestMxfp4RepackedKernels()->name) + "_repacked";
+      case GgmlType::kQ4_K:
+        return std::string(BestQ4KRepackedKernels()->name) + "_repacked";
+      default:
+        return std::string(BestQ6KRepackedKernels()->name) + "_repacked";
+    }
+  }
+  switch (w.type) {
+    case GgmlType::kMXFP4:
+      return BestMxfp4Kernels().name;
+    case GgmlType::kQ8_0:
+      return BestQ8_0Kernels().name;
+    case GgmlType::kQ4_K:
+      return BestQ4KKernels().name;
+    case GgmlType::kQ6_K:
+      return BestQ6KKernels().name;
+    case GgmlType::kBF16:
+      return BestBf16Kernels().name;
+    case GgmlType::kF16:
+      return BestF16Kernels().name;
+    default:
+      return "dot_rows";  // kernels/f32
   }
 }
 

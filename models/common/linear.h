@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -50,6 +51,10 @@ GatheredRows GatherRows(const ActivationBatch& x, ActFormat format,
 void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
                     absl::Span<const int32_t> out_rows, float* y, size_t y_stride,
                     MatMulScratch& scratch);
+
+// Returns the name of the kernel variant products with `w` run on this CPU ("avx2",
+// "avx512_vnni", ...), with "_repacked" when w has a repacked copy.
+std::string KernelVariant(const WeightMatrix& w);
 
 }  // namespace cpubrrr
 

@@ -21,6 +21,7 @@
 #include "kernels/f32/swiglu.h"
 #include "kernels/f32/vec.h"
 #include "models/common/dequantize_row.h"
+#include "models/common/kernel_report.h"
 #include "models/common/linear.h"
 #include "models/common/prepare_weights.h"
 #include "models/common/repacked_weights.h"
@@ -278,6 +279,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, ModelWeights weights,
     expert_bytes_.push_back((l.gate_exps.bytes() + l.up_exps.bytes() + l.down_exps.bytes()) / c_.n_expert);
   }
   info_.derived_bytes = repacked_.bytes;
+  info_.kernels = KernelReport(w_);
 }
 
 std::vector<uint32_t> MoeModel::CacheCapacities(uint32_t context) const {

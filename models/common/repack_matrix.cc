@@ -13,8 +13,17 @@
 
 namespace cpubrrr {
 
-bool HasRepackedLayout(const WeightMatrix& m) {
-  return m.type == GgmlType::kMXFP4 || m.type == GgmlType::kQ4_K || m.type == GgmlType::kQ6_K;
+bool RepackedHere(GgmlType type) {
+  switch (type) {
+    case GgmlType::kMXFP4:
+      return BestMxfp4RepackedKernels() != nullptr;
+    case GgmlType::kQ4_K:
+      return BestQ4KRepackedKernels() != nullptr;
+    case GgmlType::kQ6_K:
+      return BestQ6KRepackedKernels() != nullptr;
+    default:
+      return false;
+  }
 }
 
 uint64_t RepackedMatrixBytes(const WeightMatrix& m) {
@@ -48,6 +57,7 @@ uint64_t RepackedLayoutFingerprint() {
   // 9 rows of 2 superblocks (a partial group), every byte distinct in its position.
   constexpr int64_t kRows = 9, kCols = 512;
   for (GgmlType type : {GgmlType::kMXFP4, GgmlType::kQ4_K, GgmlType::kQ6_K}) {
+    if (!RepackedHere(type)) continue;
     WeightMatrix m;
     m.type = type;
     m.rows = kRows;

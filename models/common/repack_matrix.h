@@ -1,6 +1,6 @@
-// One weight matrix's copy in the layout the AVX-512 VNNI kernels read fastest
-// (kernels/<type>/<type>_repacked.h): which types have one, its size, the copy, and a
-// fingerprint of the layouts.
+// One weight matrix's copy in the layout the repacked kernels read fastest
+// (kernels/<type>/<type>_repacked.h): which types this CPU repacks, its size, the copy, and
+// a fingerprint of the layouts.
 #ifndef CPUBRRR_MODELS_COMMON_REPACK_MATRIX_H_
 #define CPUBRRR_MODELS_COMMON_REPACK_MATRIX_H_
 
@@ -10,8 +10,9 @@
 
 namespace cpubrrr {
 
-// Returns whether matrices of `m`'s type have a repacked layout (MXFP4, Q4_K, Q6_K).
-bool HasRepackedLayout(const WeightMatrix& m);
+// Returns whether matrices of `type` are repacked on this CPU: the type has a repacked
+// layout (MXFP4, Q4_K, Q6_K) and a repacked variant of it runs here.
+bool RepackedHere(GgmlType type);
 
 // Returns the bytes of one matrix (expert) of `m` in its repacked layout.
 uint64_t RepackedMatrixBytes(const WeightMatrix& m);
@@ -19,9 +20,9 @@ uint64_t RepackedMatrixBytes(const WeightMatrix& m);
 // Writes matrix `e` of `m` in its repacked layout to `out` (RepackedMatrixBytes(m) bytes).
 void RepackMatrix(const WeightMatrix& m, int64_t e, uint8_t* out);
 
-// Returns a hash of what the repacks write for fixed inputs of every type: a change to
-// any layout changes it, so copies an older build kept on disk are not taken for this
-// build's.
+// Returns a hash of what the repacks write for fixed inputs of every type RepackedHere: a
+// change to any layout, or to which types are repacked, changes it, so copies an older
+// build (or another CPU mask) kept on disk are not taken for this one's.
 uint64_t RepackedLayoutFingerprint();
 
 }  // namespace cpubrrr

@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "kernels/common/cpu_features.h"
 #include "models/common/repack_matrix.h"
 
 namespace cpubrrr {
@@ -20,7 +19,7 @@ void DropPages(const uint8_t* data, uint64_t bytes) {
 }
 
 absl::Status NotRepackedHere() {
-  return absl::FailedPreconditionError("this CPU does not run the repacked kernels (x86-64 with AVX-512 VNNI)");
+  return absl::FailedPreconditionError("this CPU runs no repacked kernels (x86-64 with AVX2 or AVX-512 VNNI)");
 }
 
 uint64_t CopyBytes(const WeightMatrix& m) { return static_cast<uint64_t>(m.n_mat) * RepackedMatrixBytes(m); }
@@ -28,11 +27,7 @@ uint64_t CopyBytes(const WeightMatrix& m) { return static_cast<uint64_t>(m.n_mat
 }  // namespace
 
 bool RunsRepackedKernels() {
-#if defined(__x86_64__)
-  return HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
-#else
-  return false;
-#endif
+  return RepackedHere(GgmlType::kMXFP4) || RepackedHere(GgmlType::kQ4_K) || RepackedHere(GgmlType::kQ6_K);
 }
 
 // MXFP4 and Q6_K matrices first: their GGUF gemvs read 57-77% of the read yardstick cold,
@@ -44,10 +39,10 @@ std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
   for (bool q4_k : {false, true}) {
     for (LayerWeights& l : w.layers) {
       for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
-        if (HasRepackedLayout(*m) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
+        if (RepackedHere(m->type) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
       }
     }
-    if (!q4_k && w.output.type == GgmlType::kQ6_K) out.push_back(&w.output);
+    if (!q4_k && w.output.type == GgmlType::kQ6_K && RepackedHere(GgmlType::kQ6_K)) out.push_back(&w.output);
   }
   return out;
 }

@@ -26,10 +26,10 @@ struct RepackedWeights {
   uint64_t bytes = 0;
 };
 
-// Returns whether this CPU runs the repacked kernels (x86-64 with AVX-512 VNNI).
+// Returns whether this CPU repacks any type (models/common/repack_matrix.h, RepackedHere).
 bool RunsRepackedKernels();
 
-// Returns the matrices of `w` that have a repacked layout, most gain per byte first:
+// Returns the matrices of `w` whose type is RepackedHere, most gain per byte first:
 // MXFP4 and Q6_K, then Q4_K (models/common/repacked_weights.cc).
 std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w);
 

@@ -23,7 +23,7 @@ struct WeightMatrix {
   size_t row_bytes = 0;
   const uint8_t* data = nullptr;
   // Null, or (MXFP4, Q4_K and Q6_K experts and attention projections and a Q6_K output
-  // head on AVX-512 VNNI, models/common/repacked_weights.h) the same matrices in the
+  // head, of the types this CPU repacks: models/common/repacked_weights.h) the same matrices in the
   // repacked layout of their type (kernels/<type>/<type>_repacked.h), one after another,
   // repacked_bytes each.
   const uint8_t* repacked = nullptr;

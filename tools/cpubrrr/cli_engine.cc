@@ -69,6 +69,7 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
                info.n_params / 1e9, (*engine)->context_length(),
                slots > 1 ? absl::StrCat(" in each of ", slots, " slots").c_str() : "");
   ReportRepack(info);
+  if (!info.kernels.empty()) std::fprintf(stderr, "kernels: %s\n", info.kernels.c_str());
   return engine;
 }
 

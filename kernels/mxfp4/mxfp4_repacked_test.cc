@@ -1,5 +1,7 @@
-// The AVX-512 gemv on repacked MXFP4 gives GemvMxfp4Avx512's bits (ggml's x86 order), and
-// the oracle's where every float step is exact; the gemm gives GemmMxfp4Avx512's.
+// Each variant on repacked MXFP4 gives its GGUF-layout twin's bits: the AVX-512 gemv
+// GemvMxfp4Avx512's (ggml's x86 order) and its gemm GemmMxfp4Avx512's (the oracle's), the
+// AVX2 gemv and gemm GemvMxfp4Avx2's (ggml's AVX2 order); and the oracle's bits where every
+// float step is exact.
 #include <random>
 #include <string>
 #include <vector>
@@ -21,52 +23,87 @@ struct Mxfp4Repacked {
   using GemvFn = Mxfp4GemvFn;
   using GemmFn = Mxfp4GemmFn;
   static constexpr auto Repack = RepackMxfp4;
-  static constexpr auto Gemv = GemvMxfp4RepackedAvx512;
-  static constexpr auto Gemm = GemmMxfp4RepackedAvx512;
 };
 
-class Mxfp4RepackedTest : public testing::RepackedKernelTest<Mxfp4Repacked> {};
+struct Avx512Vnni : Mxfp4Repacked {
+  static constexpr const char* kName = "repacked avx512_vnni";
+  static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
+  static constexpr auto Gemv = GemvMxfp4RepackedAvx512;
+  static constexpr auto Gemm = GemmMxfp4RepackedAvx512;
+  static constexpr auto TwinGemv = GemvMxfp4Avx512;
+  static constexpr auto TwinGemm = GemmMxfp4Avx512;
+};
+
+struct Avx2 : Mxfp4Repacked {
+  static constexpr const char* kName = "repacked avx2";
+  static constexpr uint32_t kRequired = kCpuAvx2;
+  static constexpr auto Gemv = GemvMxfp4RepackedAvx2;
+  static constexpr auto Gemm = GemmMxfp4RepackedAvx2;
+  static constexpr auto TwinGemv = GemvMxfp4Avx2;
+  static constexpr auto TwinGemm = GemmMxfp4Avx2;
+};
+
+template <class Variant>
+class Mxfp4RepackedTest : public testing::RepackedKernelTest<Variant> {};
+
+using Variants = ::testing::Types<Avx512Vnni, Avx2>;
+TYPED_TEST_SUITE(Mxfp4RepackedTest, Variants);
+
+// The registry lists exactly these variants, best first, each naming its twin.
+TEST(Mxfp4RepackedRegistry, ListsEachVariantWithItsTwin) {
+  const auto variants = AllMxfp4RepackedVariants();
+  ASSERT_EQ(variants.size(), 2u);
+  EXPECT_EQ(variants[0].gemv, Avx512Vnni::Gemv);
+  EXPECT_STREQ(variants[0].same_bits_as, "avx512_vnni");
+  EXPECT_EQ(variants[1].gemm, Avx2::Gemm);
+  EXPECT_STREQ(variants[1].same_bits_as, "avx2");
+  for (const Mxfp4RepackedKernels& k : variants) {
+    bool found = false;
+    for (const Mxfp4Kernels& twin : AllMxfp4Variants()) found |= std::string(twin.name) == k.same_bits_as;
+    EXPECT_TRUE(found) << k.name;
+  }
+}
 
 // Shapes around the layout: 1 block, odd counts (a lone last block), whole and partial
 // chunks of 8 pairs; rows around the group of 4; a row stride wider than the row.
-TEST_F(Mxfp4RepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
+TYPED_TEST(Mxfp4RepackedTest, SameBitsAsTheTwinGemvAcrossShapes) {
   std::mt19937 rng(testing::kKernelSeed);
   for (size_t n_blocks : {1, 2, 3, 4, 15, 16, 17, 18, 31, 32, 33, 90}) {
     for (size_t rows : {1, 3, 4, 5, 8, 13, 37}) {
       const size_t row_stride = n_blocks + 1;
       const auto w = testing::RandomMxfp4Blocks(rows * row_stride, 100, 140, rng);
       const auto x = testing::RandomActivations(n_blocks, rng);
-      CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), GemvMxfp4Avx512);
+      this->CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), TypeParam::TwinGemv);
     }
   }
 }
 
 // Every exponent, against activation scales of every magnitude: the scale product
 // 2^(e-128) d_x rounds (subnormal results) exactly as ggml's multiplication does.
-TEST_F(Mxfp4RepackedTest, SameBitsAsTheAvx512GemvOverEveryExponent) {
+TYPED_TEST(Mxfp4RepackedTest, SameBitsAsTheTwinGemvOverEveryExponent) {
   std::mt19937 rng(testing::kKernelSeed + 1);
   for (int e = 0; e < 256; ++e) {
     const auto w = testing::RandomMxfp4Blocks(6 * 18, e, e, rng);
     const auto x = testing::RandomActivations(18, rng);
     SCOPED_TRACE("e = " + std::to_string(e));
-    CompareGemv(w, 18, {6, 18}, x.data(), GemvMxfp4Avx512);
+    this->CompareGemv(w, 18, {6, 18}, x.data(), TypeParam::TwinGemv);
   }
 }
 
 // Exponents 127..128 and activation scale 1: every float step is exact, so the oracle's
 // bits too.
-TEST_F(Mxfp4RepackedTest, OracleBitsOnExactInputs) {
+TYPED_TEST(Mxfp4RepackedTest, OracleBitsOnExactInputs) {
   std::mt19937 rng(testing::kKernelSeed + 2);
   for (size_t n_blocks : {1, 5, 16, 17, 64}) {
     const auto w = testing::RandomMxfp4Blocks(9 * n_blocks, 127, 128, rng);
     const auto x = testing::RandomQ8_0Blocks(n_blocks, 0x3C00, rng);
-    CompareGemv(w, n_blocks, {9, n_blocks}, x.data(), GemvMxfp4Ref);
+    this->CompareGemv(w, n_blocks, {9, n_blocks}, x.data(), GemvMxfp4Ref);
   }
 }
 
-// The gemm against GemmMxfp4Avx512 (the oracle's bits) on realistic inputs: slices of 64
+// The gemm against the twin's on realistic inputs: slices of 64
 // groups and a partial one (rows > 256), starting groups past 0, strided tokens and rows.
-TEST_F(Mxfp4RepackedTest, GemmGivesTheLaneTileGemmsBits) {
+TYPED_TEST(Mxfp4RepackedTest, GemmGivesTheTwinGemmsBits) {
   std::mt19937 rng(testing::kKernelSeed + 3);
   for (size_t rows : {3, 13, 300}) {
     for (size_t n_blocks : {1, 17, 90}) {
@@ -74,7 +111,7 @@ TEST_F(Mxfp4RepackedTest, GemmGivesTheLaneTileGemmsBits) {
       for (size_t n_tokens : {1, 5, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens * x_stride, rng);
-        CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, GemmMxfp4Avx512);
+        this->CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, TypeParam::TwinGemm);
       }
     }
   }

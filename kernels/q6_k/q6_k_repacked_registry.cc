@@ -1,0 +1,29 @@
+// The variants that read the repacked Q6_K layout, in priority order, and the pick for
+// this CPU.
+#include "kernels/q6_k/q6_k_repacked.h"
+
+namespace cpubrrr {
+namespace {
+
+#if defined(__x86_64__)
+constexpr Q6KRepackedKernels kVariants[] = {
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvQ6KRepackedAvx512, GemmQ6KRepackedAvx512, "avx512_vnni"},
+};
+#endif
+
+}  // namespace
+
+std::span<const Q6KRepackedKernels> AllQ6KRepackedVariants() {
+#if defined(__x86_64__)
+  return kVariants;
+#else
+  return {};
+#endif
+}
+
+const Q6KRepackedKernels* BestQ6KRepackedKernels() {
+  static const Q6KRepackedKernels* best = FirstRunnable(AllQ6KRepackedVariants());
+  return best;
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,18 @@
+// The one-line account of which kernels a loaded model runs on this CPU, and why.
+#ifndef CPUBRRR_MODELS_COMMON_KERNEL_REPORT_H_
+#define CPUBRRR_MODELS_COMMON_KERNEL_REPORT_H_
+
+#include <string>
+
+#include "models/common/moe_weights.h"
+
+namespace cpubrrr {
+
+// Returns, for each weight type of w's matrix products, the variant that runs and how
+// many of its bytes, then the CPU features the choice was made on (and CPUBRRR_CPU_MASK
+// when set): "q8_0 avx2 1.03 GiB, mxfp4 avx2_repacked 11.07 GiB; CPU: avx2 (CPUBRRR_CPU_MASK=1)".
+std::string KernelReport(const ModelWeights& w);
+
+}  // namespace cpubrrr
+
+#endif  // CPUBRRR_MODELS_COMMON_KERNEL_REPORT_H_

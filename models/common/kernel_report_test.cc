@@ -1,0 +1,43 @@
+// The kernel report names each weight type with the variant its products run and the
+// bytes it holds, a repacked copy as "_repacked", and the CPU features.
+#include "models/common/kernel_report.h"
+
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/mxfp4/mxfp4.h"
+#include "kernels/mxfp4/mxfp4_repacked.h"
+#include "kernels/q8_0/q8_0.h"
+
+namespace cpubrrr {
+namespace {
+
+WeightMatrix Matrix(GgmlType type, int64_t rows, size_t row_bytes, const uint8_t* data) {
+  WeightMatrix m;
+  m.type = type;
+  m.rows = rows;
+  m.cols = 32;
+  m.row_bytes = row_bytes;
+  m.data = data;
+  return m;
+}
+
+TEST(KernelReport, NamesEachTypesVariantBytesAndTheCpu) {
+  const std::vector<uint8_t> bytes(3 << 20);
+  ModelWeights w;
+  w.layers.resize(2);
+  for (LayerWeights& l : w.layers) l.wq = Matrix(GgmlType::kQ8_0, 1 << 15, 34, bytes.data());
+  w.output = Matrix(GgmlType::kMXFP4, 1 << 16, 17, bytes.data());
+  const bool repacks = BestMxfp4RepackedKernels() != nullptr;
+  if (repacks) w.output.repacked = bytes.data();  // as if repacked (a copy exists only where a variant runs)
+  const std::string report = KernelReport(w);
+  EXPECT_NE(report.find(std::string("q8_0 ") + BestQ8_0Kernels().name + " 2.1 MiB"), std::string::npos) << report;
+  const std::string mxfp4 =
+      repacks ? std::string(BestMxfp4RepackedKernels()->name) + "_repacked" : std::string(BestMxfp4Kernels().name);
+  EXPECT_NE(report.find("mxfp4 " + mxfp4 + " 1.1 MiB"), std::string::npos) << report;
+  EXPECT_NE(report.find("; CPU: "), std::string::npos) << report;
+  EXPECT_EQ(report.find("f32"), std::string::npos) << "matrices without data are left out: " << report;
+}
+
+}  // namespace
+}  // namespace cpubrrr
