@@ -96,6 +96,24 @@ inline __m256 RowScales(__m256 scales) {
                                                             2 * r + 1, 2 * r + 1));
 }
 
+// Adds pair p's partial dots of the four rows (exponents and nibbles: the pair's bytes in
+// its chunk) to their chains.
+__attribute__((always_inline)) inline void AddPair(const uint8_t* exponents, const uint8_t* nibbles,
+                                                   const PackedPair& p, __m256i lut, __m256& low0, __m256& high0,
+                                                   __m256& low1, __m256& high1, __m256& low2, __m256& high2,
+                                                   __m256& low3, __m256& high3) {
+  PrefetchLine(nibbles + kPrefetchBytes);
+  PrefetchLine(nibbles + kPrefetchBytes + 64);
+  // d_w * d_x of (row r, block 2p + j) in lane 2r + j, each one rounded product.
+  const __m256 scales = _mm256_mul_ps(_mm256_load_ps(p.d), HalfScales(exponents));
+  const __m256i a_low = avx2::Load(nibbles), a_high = avx2::Load(nibbles + 32);  // rows 0 and 1
+  AddRow(a_low, a_high, RowScales<0>(scales), p, lut, low0, high0);
+  AddRow(_mm256_srli_epi16(a_low, 4), _mm256_srli_epi16(a_high, 4), RowScales<1>(scales), p, lut, low1, high1);
+  const __m256i b_low = avx2::Load(nibbles + 64), b_high = avx2::Load(nibbles + 96);  // rows 2 and 3
+  AddRow(b_low, b_high, RowScales<2>(scales), p, lut, low2, high2);
+  AddRow(_mm256_srli_epi16(b_low, 4), _mm256_srli_epi16(b_high, 4), RowScales<3>(scales), p, lut, low3, high3);
+}
+
 // One group of four rows against one token: low_r and high_r carry row r's partial dots
 // of values 0-15 and 16-31, ggml's even chain in lanes 0-3 and odd chain in 4-7, over the
 // whole pairs; then each row's sum, plus a lone last block, goes to y.
@@ -105,25 +123,23 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const Blo
   __m256 low0 = _mm256_setzero_ps(), low1 = low0, low2 = low0, low3 = low0;
   __m256 high0 = low0, high1 = low0, high2 = low0, high3 = low0;
   const size_t whole_pairs = n_blocks / 2;
-  for (size_t p = 0; p < whole_pairs; ++p) {
-    const uint8_t* chunk = group + p / kRepackedChunkUnits * Shape::kChunkBytes;
-    const size_t k = p % kRepackedChunkUnits;
-    if (k == 0) PrefetchLine(chunk + kPrefetchBytes);
-    const uint8_t* nibbles = chunk + Shape::QuantOffset(k);
-    PrefetchLine(nibbles + kPrefetchBytes);
-    PrefetchLine(nibbles + kPrefetchBytes + 64);
-    // d_w * d_x of (row r, block 2p + j) in lane 2r + j, each one rounded product.
-    const __m256 scales = _mm256_mul_ps(_mm256_load_ps(x[p].d), HalfScales(chunk + Shape::ScaleOffset(k)));
-    const __m256i a_low = avx2::Load(nibbles), a_high = avx2::Load(nibbles + 32);  // rows 0 and 1
-    const __m256i b_low = avx2::Load(nibbles + 64), b_high = avx2::Load(nibbles + 96);  // rows 2 and 3
-    AddRow(a_low, a_high, RowScales<0>(scales), x[p], lut, low0, high0);
-    AddRow(_mm256_srli_epi16(a_low, 4), _mm256_srli_epi16(a_high, 4), RowScales<1>(scales), x[p], lut, low1, high1);
-    AddRow(b_low, b_high, RowScales<2>(scales), x[p], lut, low2, high2);
-    AddRow(_mm256_srli_epi16(b_low, 4), _mm256_srli_epi16(b_high, 4), RowScales<3>(scales), x[p], lut, low3, high3);
+  const uint8_t* chunk = group;
+  size_t p = 0;
+  for (; p + kRepackedChunkUnits <= whole_pairs; p += kRepackedChunkUnits, chunk += Shape::kChunkBytes) {
+    PrefetchLine(chunk + kPrefetchBytes);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < kRepackedChunkUnits; ++k) {
+      AddPair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), x[p + k], lut, low0, high0, low1, high1,
+              low2, high2, low3, high3);
+    }
+  }
+  PrefetchLine(chunk + kPrefetchBytes);
+  for (size_t k = 0; p + k < whole_pairs; ++k) {
+    AddPair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), x[p + k], lut, low0, high0, low1, high1,
+            low2, high2, low3, high3);
   }
   const __m256 lows[kRepackedRows] = {low0, low1, low2, low3}, highs[kRepackedRows] = {high0, high1, high2, high3};
-  const uint8_t* chunk = group + whole_pairs / kRepackedChunkUnits * Shape::kChunkBytes;
-  const size_t lone_k = whole_pairs % kRepackedChunkUnits;  // the lone block's pair in its chunk
+  const size_t lone_k = whole_pairs - p;  // the lone block's pair in the last chunk
   for (size_t r = 0; r < valid_rows; ++r) {
     // ggml's even + odd chains lane by lane (lanes 0-3 of both from lows, 4-7 from highs),
     // then its sum of the eight lanes.

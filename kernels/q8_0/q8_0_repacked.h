@@ -49,10 +49,9 @@ void GemmQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shap
 // A variant on the repacked layout (kernels/common/repacked_variant.h).
 using Q8_0RepackedKernels = RepackedVariant<Q8_0RepackedShape, BlockQ8_0>;
 
-// The repacked variants in priority order (:q8_0_repacked; none off x86-64), and the
-// first this CPU runs, or null.
+// The repacked variants in priority order (:q8_0_repacked; none off x86-64). The models
+// run Q8_0 from the file's layout, so only the benchmark reads them.
 std::span<const Q8_0RepackedKernels> AllQ8_0RepackedVariants();
-const Q8_0RepackedKernels* BestQ8_0RepackedKernels();
 
 }  // namespace cpubrrr
 

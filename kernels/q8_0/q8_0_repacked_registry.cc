@@ -1,5 +1,4 @@
-// The variants that read the repacked Q8_0 layout, in priority order, and the pick for
-// this CPU.
+// The variants that read the repacked Q8_0 layout, in priority order.
 #include "kernels/q8_0/q8_0_repacked.h"
 
 namespace cpubrrr {
@@ -19,11 +18,6 @@ std::span<const Q8_0RepackedKernels> AllQ8_0RepackedVariants() {
 #else
   return {};
 #endif
-}
-
-const Q8_0RepackedKernels* BestQ8_0RepackedKernels() {
-  static const Q8_0RepackedKernels* best = FirstRunnable(AllQ8_0RepackedVariants());
-  return best;
 }
 
 }  // namespace cpubrrr
