@@ -1,5 +1,5 @@
 // The repacked Q4_K weight layout (rows interleaved four at a time, a pure rearrangement of
-// the GGUF bytes), the portable repack into it, and the AVX-512 gemv and gemm that read it.
+// the GGUF bytes), the portable repack into it, and the AVX-512 and AVX2 kernels that read it.
 #ifndef CPUBRRR_KERNELS_Q4_K_Q4_K_REPACKED_H_
 #define CPUBRRR_KERNELS_Q4_K_Q4_K_REPACKED_H_
 
@@ -49,6 +49,15 @@ void GemvQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
 void GemmQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
+// AVX2 (with F16C) gemv and gemm of the same contract on the same layout
+// (:q4_k_repacked_avx2, x86-64 only): the oracle's bits, as Q4KGemvAvx2 and Q4KGemmAvx2
+// give them; the gemm token by token.
+void GemvQ4KRepackedAvx2(const uint8_t* packed, const Q4KRepackedShape& shape,
+                         size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
+void GemmQ4KRepackedAvx2(const uint8_t* packed, const Q4KRepackedShape& shape,
+                         size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                         size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 // A variant on the repacked layout (kernels/common/repacked_variant.h).
 using Q4KRepackedKernels = RepackedVariant<Q4KRepackedShape, BlockQ8K>;

@@ -1,6 +1,6 @@
-// The AVX-512 gemv on repacked Q4_K gives Q4KGemvAvx512's bits (ggml's x86 order) over
-// shapes around the layout and on the largest integer sums; the gemm gives
-// Q4KGemmAvx512's (the oracle's).
+// Each variant on repacked Q4_K gives its GGUF-layout twin's bits over shapes around the
+// layout and on the largest integer sums: the AVX-512 gemv Q4KGemvAvx512's (ggml's x86
+// order), the AVX2 one Q4KGemvAvx2's (the oracle's), and both gemms the oracle's.
 #include <cstring>
 #include <random>
 #include <vector>
@@ -9,6 +9,7 @@
 #include "kernels/common/dot_test_util.h"
 #include "kernels/common/repacked_test_util.h"
 #include "kernels/kquant/kquant_test_util.h"
+#include "kernels/q4_k/q4_k_avx2.h"
 #include "kernels/q4_k/q4_k_avx512.h"
 #include "kernels/q4_k/q4_k_kernels.h"
 #include "kernels/q4_k/q4_k_repacked.h"
@@ -24,31 +25,59 @@ struct Q4KRepacked {
   using GemvFn = Q4KGemvFn;
   using GemmFn = Q4KGemmFn;
   static constexpr auto Repack = RepackQ4K;
+};
+
+struct Avx512Vnni : Q4KRepacked {
   static constexpr const char* kName = "repacked avx512_vnni";
   static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
   static constexpr auto Gemv = GemvQ4KRepackedAvx512;
   static constexpr auto Gemm = GemmQ4KRepackedAvx512;
+  static constexpr auto TwinGemv = Q4KGemvAvx512;
+  static constexpr auto TwinGemm = Q4KGemmAvx512;
 };
 
-class Q4KRepackedTest : public testing::RepackedKernelTest<Q4KRepacked> {};
+struct Avx2 : Q4KRepacked {
+  static constexpr const char* kName = "repacked avx2";
+  static constexpr uint32_t kRequired = kCpuAvx2;
+  static constexpr auto Gemv = GemvQ4KRepackedAvx2;
+  static constexpr auto Gemm = GemmQ4KRepackedAvx2;
+  static constexpr auto TwinGemv = Q4KGemvAvx2;
+  static constexpr auto TwinGemm = Q4KGemmAvx2;
+};
+
+template <class Variant>
+class Q4KRepackedTest : public testing::RepackedKernelTest<Variant> {};
+
+using Variants = ::testing::Types<Avx512Vnni, Avx2>;
+TYPED_TEST_SUITE(Q4KRepackedTest, Variants);
+
+// The registry lists exactly these variants, best first.
+TEST(Q4KRepackedRegistry, ListsEachVariant) {
+  const auto variants = AllQ4KRepackedVariants();
+  ASSERT_EQ(variants.size(), 2u);
+  EXPECT_EQ(variants[0].gemv, Avx512Vnni::Gemv);
+  EXPECT_STREQ(variants[0].same_bits_as, "avx512_vnni");
+  EXPECT_EQ(variants[1].gemm, Avx2::Gemm);
+  EXPECT_STREQ(variants[1].same_bits_as, "avx2");
+}
 
 // Shapes around the layout: 1 superblock up to 17 (rows of at most 4 finish with vector
 // sums, longer ones per row); rows around the group of 4; a row stride wider than the row.
-TEST_F(Q4KRepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
+TYPED_TEST(Q4KRepackedTest, SameBitsAsTheTwinGemvAcrossShapes) {
   std::mt19937 rng(testing::kKernelSeed);
   for (size_t n_blocks : {1, 2, 3, 4, 5, 8, 9, 17}) {
     for (size_t rows : {1, 3, 4, 5, 8, 13, 37}) {
       const size_t row_stride = n_blocks + 1;
       const auto w = testing::RandomQ4KWeights(rows * row_stride, rng);
       const auto x = testing::RandomActivations(1, n_blocks, n_blocks, rng);
-      CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), Q4KGemvAvx512);
+      this->CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), TypeParam::TwinGemv);
     }
   }
 }
 
 // Every scale and min 63, every nibble 15, activations all +127 or all -128: the largest
 // sums, exact in float (d = 1, dmin = 0.5).
-TEST_F(Q4KRepackedTest, ExtremeValuesGiveTheExactSum) {
+TYPED_TEST(Q4KRepackedTest, ExtremeValuesGiveTheExactSum) {
   constexpr size_t kRows = 9, kBlocks = 3;
   const std::vector<BlockQ4K> w(kRows * kBlocks, testing::FullQ4KBlock());
   for (int q : {127, -128}) {
@@ -58,18 +87,18 @@ TEST_F(Q4KRepackedTest, ExtremeValuesGiveTheExactSum) {
       std::memset(xb.qs, static_cast<uint8_t>(q), sizeof(xb.qs));
       for (int16_t& s : xb.bsums) s = static_cast<int16_t>(16 * q);
     }
-    CompareGemv(w, kBlocks, {kRows, kBlocks}, x.data(), Q4KGemvAvx512);
+    this->CompareGemv(w, kBlocks, {kRows, kBlocks}, x.data(), TypeParam::TwinGemv);
     std::vector<float> y(kRows);
     const Q4KRepackedShape shape{kRows, kBlocks};
-    GemvQ4KRepackedAvx512(Repack(w, kBlocks, shape), shape, 0, shape.Groups(), x.data(), y.data());
+    TypeParam::Gemv(this->Repack(w, kBlocks, shape), shape, 0, shape.Groups(), x.data(), y.data());
     const double per_block = 8 * 63 * 32 * (15.0 * q) - 0.5 * 8 * 63 * 32 * q;
     for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(y[r], kBlocks * per_block) << r;
   }
 }
 
-// The gemm against Q4KGemmAvx512 (the oracle's bits): whole and partial 32-row panels,
+// The gemm against the twin's (the oracle's bits): whole and partial 32-row panels,
 // starting groups past 0, strided tokens, token counts around the tile of 6.
-TEST_F(Q4KRepackedTest, GemmGivesTheLaneTileGemmsBits) {
+TYPED_TEST(Q4KRepackedTest, GemmGivesTheTwinGemmsBits) {
   std::mt19937 rng(testing::kKernelSeed + 2);
   for (size_t rows : {3, 13, 45, 300}) {
     for (size_t n_blocks : {1, 3, 9}) {
@@ -77,7 +106,7 @@ TEST_F(Q4KRepackedTest, GemmGivesTheLaneTileGemmsBits) {
       for (size_t n_tokens : {1, 5, 7, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
-        CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, Q4KGemmAvx512);
+        this->CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, TypeParam::TwinGemm);
       }
     }
   }
