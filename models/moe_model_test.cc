@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/cpu_features.h"
+#include "models/common/repacked_weights.h"
 #include "models/load_model.h"
 #include "models/testing/synth_model.h"
 
@@ -178,12 +178,12 @@ std::vector<float> PromptAndStepLogits(Model& model, int steps) {
   return all;
 }
 
-// On AVX-512 VNNI the gpt-oss presets' MXFP4 experts and the qwen3moe presets' Q4_K and
+// Where a repacked kernel runs (AVX2 or AVX-512 VNNI) the gpt-oss presets' MXFP4 experts and the qwen3moe presets' Q4_K and
 // Q6_K experts, attention and output head run from repacked copies (models/common/repacked_weights.h):
 // the same bits as from the file, whether a worker takes whole experts (1-2 threads) or a
 // share of each one's rows (3 threads, 2 experts).
 TEST(Repack, RepackedWeightsGiveTheSameBits) {
-  const bool repacks = HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
+  const bool repacks = RunsRepackedKernels();
   for (const char* preset : {"gpt-oss-tiny", "gpt-oss-tiny-odd", "qwen3moe-tiny", "qwen3moe-tiny-odd"}) {
     for (int threads : {1, 3}) {
       SCOPED_TRACE(std::string(preset) + ", " + std::to_string(threads) + " threads");
@@ -206,7 +206,7 @@ TEST(Repack, RepackedWeightsGiveTheSameBits) {
 // next ones map it (until the model file changes, when it is written again): the same bits
 // as without copies. Without AVX-512 VNNI nothing is written.
 TEST(Repack, CacheFileGivesTheSameBitsAndFollowsTheModelFile) {
-  const bool repacks = HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
+  const bool repacks = RunsRepackedKernels();
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/repack-cache";
   absl::StatusOr<std::string> path = WriteSynthModel("qwen3moe-tiny", false, 3, "-cached");
   ASSERT_TRUE(path.ok()) << path.status();
@@ -241,7 +241,7 @@ TEST(Repack, CacheFileGivesTheSameBitsAndFollowsTheModelFile) {
 // memory and the load says why. Without AVX-512 VNNI nothing is repacked, so no cache is
 // tried and there is nothing to report.
 TEST(Repack, UnusableCacheDirectoryFallsBackToMemory) {
-  const bool repacks = HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni);
+  const bool repacks = RunsRepackedKernels();
   const std::string blocker = std::string(std::getenv("TEST_TMPDIR")) + "/not-a-directory";
   std::FILE* f = std::fopen(blocker.c_str(), "w");
   ASSERT_NE(f, nullptr);
@@ -268,7 +268,7 @@ TEST(ModelInfo, CountsParametersAndBytesPerToken) {
   EXPECT_LT(model->info().bytes_per_token, model->info().file_bytes);
   // The Q6_K output head, Q4_K and Q6_K experts and attention are repacked (only) on AVX-512
   // VNNI.
-  EXPECT_EQ(model->info().derived_bytes > 0, HasFeatures(DetectCpuFeatures(), kCpuAvx512 | kCpuAvx512Vnni));
+  EXPECT_EQ(model->info().derived_bytes > 0, RunsRepackedKernels());
 }
 
 // Returns LoadModel's status for `preset` after `edit`.

@@ -53,6 +53,15 @@ void GemmQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
+// AVX2 (with F16C) gemv and gemm of the same contract on the same layout
+// (:q6_k_repacked_avx2, x86-64 only): the oracle's bits, as Q6KGemvAvx2 and Q6KGemmAvx2
+// give them; the gemm token by token.
+void GemvQ6KRepackedAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
+                         size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
+void GemmQ6KRepackedAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
+                         size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                         size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
 // A variant on the repacked layout (kernels/common/repacked_variant.h).
 using Q6KRepackedKernels = RepackedVariant<Q6KRepackedShape, BlockQ8K>;
 

@@ -1,6 +1,6 @@
-// The AVX-512 gemv on repacked Q6_K gives Q6KGemvAvx512's bits (ggml's x86 order) over
-// shapes around the layout and on the largest integer sums; the gemm gives Q6KGemmAvx512's
-// (the oracle's).
+// Each variant on repacked Q6_K gives its GGUF-layout twin's bits over shapes around the
+// layout and on the largest integer sums: the AVX-512 gemv Q6KGemvAvx512's (ggml's x86
+// order), the AVX2 one Q6KGemvAvx2's (the oracle's), and both gemms the oracle's.
 #include <cstring>
 #include <random>
 #include <vector>
@@ -9,6 +9,7 @@
 #include "kernels/common/dot_test_util.h"
 #include "kernels/common/repacked_test_util.h"
 #include "kernels/kquant/kquant_test_util.h"
+#include "kernels/q6_k/q6_k_avx2.h"
 #include "kernels/q6_k/q6_k_avx512.h"
 #include "kernels/q6_k/q6_k_kernels.h"
 #include "kernels/q6_k/q6_k_repacked.h"
@@ -24,31 +25,59 @@ struct Q6KRepacked {
   using GemvFn = Q6KGemvFn;
   using GemmFn = Q6KGemmFn;
   static constexpr auto Repack = RepackQ6K;
+};
+
+struct Avx512Vnni : Q6KRepacked {
   static constexpr const char* kName = "repacked avx512_vnni";
   static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
   static constexpr auto Gemv = GemvQ6KRepackedAvx512;
   static constexpr auto Gemm = GemmQ6KRepackedAvx512;
+  static constexpr auto TwinGemv = Q6KGemvAvx512;
+  static constexpr auto TwinGemm = Q6KGemmAvx512;
 };
 
-class Q6KRepackedTest : public testing::RepackedKernelTest<Q6KRepacked> {};
+struct Avx2 : Q6KRepacked {
+  static constexpr const char* kName = "repacked avx2";
+  static constexpr uint32_t kRequired = kCpuAvx2;
+  static constexpr auto Gemv = GemvQ6KRepackedAvx2;
+  static constexpr auto Gemm = GemmQ6KRepackedAvx2;
+  static constexpr auto TwinGemv = Q6KGemvAvx2;
+  static constexpr auto TwinGemm = Q6KGemmAvx2;
+};
+
+template <class Variant>
+class Q6KRepackedTest : public testing::RepackedKernelTest<Variant> {};
+
+using Variants = ::testing::Types<Avx512Vnni, Avx2>;
+TYPED_TEST_SUITE(Q6KRepackedTest, Variants);
+
+// The registry lists exactly these variants, best first.
+TEST(Q6KRepackedRegistry, ListsEachVariant) {
+  const auto variants = AllQ6KRepackedVariants();
+  ASSERT_EQ(variants.size(), 2u);
+  EXPECT_EQ(variants[0].gemv, Avx512Vnni::Gemv);
+  EXPECT_STREQ(variants[0].same_bits_as, "avx512_vnni");
+  EXPECT_EQ(variants[1].gemm, Avx2::Gemm);
+  EXPECT_STREQ(variants[1].same_bits_as, "avx2");
+}
 
 // Shapes around the layout: 1 superblock, partial, whole and two chunks of 8; rows around
 // the group of 4; a row stride wider than the row.
-TEST_F(Q6KRepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
+TYPED_TEST(Q6KRepackedTest, SameBitsAsTheTwinGemvAcrossShapes) {
   std::mt19937 rng(testing::kKernelSeed);
   for (size_t n_blocks : {1, 2, 3, 7, 8, 9, 16, 17}) {
     for (size_t rows : {1, 3, 4, 5, 8, 13, 37}) {
       const size_t row_stride = n_blocks + 1;
       const auto w = testing::RandomQ6KWeights(rows * row_stride, rng);
       const auto x = testing::RandomActivations(1, n_blocks, n_blocks, rng);
-      CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), Q6KGemvAvx512);
+      this->CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), TypeParam::TwinGemv);
     }
   }
 }
 
 // Every quant 63 (all six bits set, so every top bit of A, B and C), every scale -128,
 // activations all +127 or all -128: the largest sums, exact in float (d = 1).
-TEST_F(Q6KRepackedTest, ExtremeValuesGiveTheExactSum) {
+TYPED_TEST(Q6KRepackedTest, ExtremeValuesGiveTheExactSum) {
   constexpr size_t kRows = 6, kBlocks = 3;
   BlockQ6K full{};
   full.d = 0x3C00;  // 1.0
@@ -63,17 +92,17 @@ TEST_F(Q6KRepackedTest, ExtremeValuesGiveTheExactSum) {
       std::memset(xb.qs, static_cast<uint8_t>(q), sizeof(xb.qs));
       for (int16_t& s : xb.bsums) s = static_cast<int16_t>(16 * q);
     }
-    CompareGemv(w, kBlocks, {kRows, kBlocks}, x.data(), Q6KGemvAvx512);
+    this->CompareGemv(w, kBlocks, {kRows, kBlocks}, x.data(), TypeParam::TwinGemv);
     std::vector<float> y(kRows);
     const Q6KRepackedShape shape{kRows, kBlocks};
-    GemvQ6KRepackedAvx512(Repack(w, kBlocks, shape), shape, 0, shape.Groups(), x.data(), y.data());
+    TypeParam::Gemv(this->Repack(w, kBlocks, shape), shape, 0, shape.Groups(), x.data(), y.data());
     for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(y[r], kBlocks * (16 * -128.0 * 16 * 31 * q)) << r;
   }
 }
 
 // The gemm against Q6KGemmAvx512 (the oracle's bits): whole and partial 32-row panels,
 // starting groups past 0, strided tokens, token counts around the tile of 6.
-TEST_F(Q6KRepackedTest, GemmGivesTheLaneTileGemmsBits) {
+TYPED_TEST(Q6KRepackedTest, GemmGivesTheTwinGemmsBits) {
   std::mt19937 rng(testing::kKernelSeed + 2);
   for (size_t rows : {3, 13, 45, 300}) {
     for (size_t n_blocks : {1, 3, 9}) {
@@ -81,7 +110,7 @@ TEST_F(Q6KRepackedTest, GemmGivesTheLaneTileGemmsBits) {
       for (size_t n_tokens : {1, 5, 7, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
-        CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, Q6KGemmAvx512);
+        this->CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, TypeParam::TwinGemm);
       }
     }
   }
