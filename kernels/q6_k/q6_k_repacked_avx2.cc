@@ -15,8 +15,8 @@ namespace {
 using avx2::Load;
 using Shape = Q6KRepackedShape;
 
-// How far ahead in a group's stream each superblock prefetches: two units (1.6 KiB).
-constexpr size_t kPrefetchBytes = 2 * 832;
+// How far ahead in the stream of groups each superblock prefetches.
+constexpr size_t kPrefetchBytes = size_t{10} << 10;
 
 // Returns the four int32 lane sums of a, b, c and d, in that order.
 inline __m128i SumsOfFour(__m256i a, __m256i b, __m256i c, __m256i d) {
