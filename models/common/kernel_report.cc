@@ -29,8 +29,9 @@ std::string KernelReport(const ModelWeights& w) {
   add(w.output);
   std::vector<std::string> parts;
   for (const auto& [key, n] : bytes) {
-    const std::string size = n >= (uint64_t{1} << 30) ? absl::StrFormat("%.2f GiB", n / double(uint64_t{1} << 30))
-                                                      : absl::StrFormat("%.1f MiB", n / double(uint64_t{1} << 20));
+    const std::string size = n >= (uint64_t{1} << 30)   ? absl::StrFormat("%.2f GiB", n / double(uint64_t{1} << 30))
+                             : n >= (uint64_t{1} << 20) ? absl::StrFormat("%.1f MiB", n / double(uint64_t{1} << 20))
+                                                        : absl::StrFormat("%.0f KiB", n / 1024.0);
     parts.push_back(absl::StrCat(TypeName(static_cast<GgmlType>(key.first)), " ", key.second, " ", size));
   }
   std::string cpu = CpuFeatureNames(DetectCpuFeatures());
