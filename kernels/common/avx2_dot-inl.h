@@ -1,6 +1,6 @@
 // AVX2 helpers shared by the int8 block-dot variants (compile with -mavx2 -mf16c, and
 // -mfma where they use FMA): a signed int8 dot by pairs and the horizontal sums (the
-// float one in ggml's x86 order), loads, fp16 scales.
+// float one in ggml's x86 order, four vectors' at once), loads, fp16 scales.
 #ifndef CPUBRRR_KERNELS_COMMON_AVX2_DOT_INL_H_
 #define CPUBRRR_KERNELS_COMMON_AVX2_DOT_INL_H_
 
@@ -24,6 +24,12 @@ inline int32_t SumInt32(__m256i v) {
   s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
   s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
   return _mm_cvtsi128_si32(s);
+}
+
+// Returns the sums of the eight int32 lanes of a, b, c and d, in that order.
+inline __m128i SumInt32OfFour(__m256i a, __m256i b, __m256i c, __m256i d) {
+  const __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
+  return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
 }
 
 // Returns 32 bytes loaded from `p` (any alignment).

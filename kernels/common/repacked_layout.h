@@ -61,6 +61,16 @@ void ForEachGroup(const Shape& shape, size_t group_begin, size_t n_groups, Fn gr
   }
 }
 
+// Calls group(g, t, valid_rows) for each group g as ForEachGroup does and, within it, for
+// each token t < n_tokens: a gemm that runs its gemv's group code token by token, so that
+// a group's weights, read once from memory, stay in L1 or L2 while its tokens pass.
+template <class Shape, class Fn>
+void ForEachGroupThenToken(const Shape& shape, size_t group_begin, size_t n_groups, size_t n_tokens, Fn group) {
+  ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
+    for (size_t t = 0; t < n_tokens; ++t) group(g, t, valid_rows);
+  });
+}
+
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_KERNELS_COMMON_REPACKED_LAYOUT_H_

@@ -175,12 +175,9 @@ void GemmMxfp4RepackedAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shap
   const size_t pairs = shape.n_blocks / 2;
   const PackedPair* xp = Pack(x, x_stride, n_tokens, pairs);
   const size_t group_bytes = shape.GroupBytes();
-  // Token by token within a group: its weights, read once from memory, stay in L1 or L2.
-  ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
-    for (size_t t = 0; t < n_tokens; ++t) {
-      Group(packed + g * group_bytes, shape.n_blocks, xp + t * pairs, x + t * x_stride,
-            y + t * y_stride + (g - group_begin) * kRepackedRows, valid_rows);
-    }
+  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
+    Group(packed + g * group_bytes, shape.n_blocks, xp + t * pairs, x + t * x_stride,
+          y + t * y_stride + (g - group_begin) * kRepackedRows, valid_rows);
   });
 }
 

@@ -21,12 +21,6 @@ using Shape = Q4KRepackedShape;
 // How far ahead in a group's stream each superblock prefetches: two units (4.5 KiB).
 constexpr size_t kPrefetchBytes = 2 * kQ4KRepackedUnitBytes;
 
-// Returns the four int32 lane sums of a, b, c and d, in that order.
-inline __m128i SumsOfFour(__m256i a, __m256i b, __m256i c, __m256i d) {
-  const __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
-  return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-}
-
 // One row's integer sums of a superblock against x: the scaled nibble dots (8 int32 lanes)
 // and the mins times the activation sub-block sums (8 int32 lanes), as Q4KGemvAvx2 forms them.
 struct RowSums {
@@ -75,8 +69,8 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
     for (size_t rr = 0; rr < kRepackedRows; ++rr) {
       r[rr] = RowBlock(unit + Q4KRepackedHeaderOffset(rr), unit + Q4KRepackedQuantsOffset(rr), x[b]);
     }
-    const __m128 isum = _mm_cvtepi32_ps(SumsOfFour(r[0].dots, r[1].dots, r[2].dots, r[3].dots));
-    const __m128 msum = _mm_cvtepi32_ps(SumsOfFour(r[0].mins, r[1].mins, r[2].mins, r[3].mins));
+    const __m128 isum = _mm_cvtepi32_ps(avx2::SumInt32OfFour(r[0].dots, r[1].dots, r[2].dots, r[3].dots));
+    const __m128 msum = _mm_cvtepi32_ps(avx2::SumInt32OfFour(r[0].mins, r[1].mins, r[2].mins, r[3].mins));
     const __m128 d = HeaderHalves(unit, offsetof(BlockQ4K, d));
     const __m128 dmin = HeaderHalves(unit, offsetof(BlockQ4K, dmin));
     const __m128 block = _mm_mul_ps(_mm_set1_ps(x[b].d), _mm_sub_ps(_mm_mul_ps(d, isum), _mm_mul_ps(dmin, msum)));
@@ -97,12 +91,9 @@ void GemvQ4KRepackedAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, s
 void GemmQ4KRepackedAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
                          const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   const size_t group_bytes = shape.GroupBytes();
-  // Token by token within a group: its weights, read once from memory, stay in L1 or L2.
-  ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
-    for (size_t t = 0; t < n_tokens; ++t) {
-      Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride,
-            y + t * y_stride + (g - group_begin) * kRepackedRows, valid_rows);
-    }
+  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
+    Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
+          valid_rows);
   });
 }
 

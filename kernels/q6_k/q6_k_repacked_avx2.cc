@@ -18,12 +18,6 @@ using Shape = Q6KRepackedShape;
 // How far ahead in the stream of groups each superblock prefetches.
 constexpr size_t kPrefetchBytes = size_t{10} << 10;
 
-// Returns the four int32 lane sums of a, b, c and d, in that order.
-inline __m128i SumsOfFour(__m256i a, __m256i b, __m256i c, __m256i d) {
-  const __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
-  return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-}
-
 // vpshufb controls that spread int16 scale pair k (of a vector holding eight scales in both
 // lanes) over a 32-element product vector: scale 2k over lanes 0-7, 2k + 1 over 8-15.
 alignas(32) constexpr uint8_t kSpread[4][32] = {
@@ -80,7 +74,7 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
     PrefetchLinesStartingIn<832>(unit + kPrefetchBytes);
     const int8_t* scales = reinterpret_cast<const int8_t*>(unit);
     const uint8_t* quants = unit + 64;
-    const __m128i isum = SumsOfFour(RowBlock(scales, quants, x[b]), RowBlock(scales + 16, quants + 192, x[b]),
+    const __m128i isum = avx2::SumInt32OfFour(RowBlock(scales, quants, x[b]), RowBlock(scales + 16, quants + 192, x[b]),
                                     RowBlock(scales + 32, quants + 384, x[b]),
                                     RowBlock(scales + 48, quants + 576, x[b]));
     const __m128 d = _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(group + Shape::ScaleOffset(b))));
@@ -101,12 +95,9 @@ void GemvQ6KRepackedAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, s
 void GemmQ6KRepackedAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_begin, size_t n_groups,
                          const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   const size_t group_bytes = shape.GroupBytes();
-  // Token by token within a group: its weights, read once from memory, stay in L1 or L2.
-  ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
-    for (size_t t = 0; t < n_tokens; ++t) {
-      Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride,
-            y + t * y_stride + (g - group_begin) * kRepackedRows, valid_rows);
-    }
+  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
+    Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
+          valid_rows);
   });
 }
 
