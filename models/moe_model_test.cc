@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "models/common/repacked_weights.h"
+#include "kernels/common/cpu_features.h"
 #include "models/load_model.h"
 #include "models/testing/synth_model.h"
 
@@ -178,12 +178,16 @@ std::vector<float> PromptAndStepLogits(Model& model, int steps) {
   return all;
 }
 
+// Whether this CPU should repack, from its features rather than from the code under test:
+// every x86-64 CPU with AVX2 (and only those) runs repacked kernels.
+bool RepacksHere() { return HasFeatures(DetectCpuFeatures(), kCpuAvx2); }
+
 // Where a repacked kernel runs (AVX2 or AVX-512 VNNI) the gpt-oss presets' MXFP4 experts and the qwen3moe presets' Q4_K and
 // Q6_K experts, attention and output head run from repacked copies (models/common/repacked_weights.h):
 // the same bits as from the file, whether a worker takes whole experts (1-2 threads) or a
 // share of each one's rows (3 threads, 2 experts).
 TEST(Repack, RepackedWeightsGiveTheSameBits) {
-  const bool repacks = RunsRepackedKernels();
+  const bool repacks = RepacksHere();
   for (const char* preset : {"gpt-oss-tiny", "gpt-oss-tiny-odd", "qwen3moe-tiny", "qwen3moe-tiny-odd"}) {
     for (int threads : {1, 3}) {
       SCOPED_TRACE(std::string(preset) + ", " + std::to_string(threads) + " threads");
@@ -204,9 +208,9 @@ TEST(Repack, RepackedWeightsGiveTheSameBits) {
 
 // With a repack cache directory the first load writes the copies to a file there, the
 // next ones map it (until the model file changes, when it is written again): the same bits
-// as without copies. Without AVX-512 VNNI nothing is written.
+// as without copies. Without AVX2 nothing is written.
 TEST(Repack, CacheFileGivesTheSameBitsAndFollowsTheModelFile) {
-  const bool repacks = RunsRepackedKernels();
+  const bool repacks = RepacksHere();
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/repack-cache";
   absl::StatusOr<std::string> path = WriteSynthModel("qwen3moe-tiny", false, 3, "-cached");
   ASSERT_TRUE(path.ok()) << path.status();
@@ -238,10 +242,10 @@ TEST(Repack, CacheFileGivesTheSameBitsAndFollowsTheModelFile) {
 }
 
 // A cache directory that cannot be made costs only the cache: the copies are made in
-// memory and the load says why. Without AVX-512 VNNI nothing is repacked, so no cache is
+// memory and the load says why. Without AVX2 nothing is repacked, so no cache is
 // tried and there is nothing to report.
 TEST(Repack, UnusableCacheDirectoryFallsBackToMemory) {
-  const bool repacks = RunsRepackedKernels();
+  const bool repacks = RepacksHere();
   const std::string blocker = std::string(std::getenv("TEST_TMPDIR")) + "/not-a-directory";
   std::FILE* f = std::fopen(blocker.c_str(), "w");
   ASSERT_NE(f, nullptr);
@@ -266,9 +270,9 @@ TEST(ModelInfo, CountsParametersAndBytesPerToken) {
   EXPECT_GT(model->info().n_params, 151936u * 256);
   EXPECT_GT(model->info().bytes_per_token, 0u);
   EXPECT_LT(model->info().bytes_per_token, model->info().file_bytes);
-  // The Q6_K output head, Q4_K and Q6_K experts and attention are repacked (only) on AVX-512
-  // VNNI.
-  EXPECT_EQ(model->info().derived_bytes > 0, RunsRepackedKernels());
+  // The Q6_K output head, Q4_K and Q6_K experts and attention are repacked (only) where
+  // AVX2 runs.
+  EXPECT_EQ(model->info().derived_bytes > 0, RepacksHere());
 }
 
 // Returns LoadModel's status for `preset` after `edit`.

@@ -1,5 +1,6 @@
-// Benchmarks of the repacked kernels (kernels/mxfp4, kernels/q8_0, kernels/q6_k) in the
-// harness of bench_util.h: the gemv or gemm on repacked copies, and the repack itself.
+// Benchmarks of the repacked kernels (kernels/mxfp4, kernels/q8_0, kernels/q4_k,
+// kernels/q6_k) in the harness of bench_util.h: the gemv or gemm on repacked copies, and
+// the repack itself.
 #ifndef CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
 #define CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
 
@@ -18,8 +19,8 @@ namespace cpubrrr::bench {
 
 // `Format` provides Block, kBlockValues (values per block), Shape (a RepackedShape),
 // Repack, Activations (n blocks of random activations) and Variants(): the repacked
-// kernels, each with members name, required (CpuFeature bits), gemv and gemm (null when
-// it has none); `fix` keeps random weight blocks' scales finite.
+// kernels (RepackedVariant, kernels/common/repacked_variant.h); `fix` keeps random weight
+// blocks' scales finite.
 
 // Returns n Q8_0 activation blocks of random quants (-127..127), all with scale 2^-7.
 inline std::vector<BlockQ8_0> Q8_0Activations(size_t n) {
@@ -111,7 +112,7 @@ void RunRepack(benchmark::State& state, size_t rows, size_t n_blocks, Fix fix) {
 // Registers, for each of `shapes` (members name, rows, cols), "<format>/repack/<name>", the
 // control "<format>/stream_read/<name>/cold" (RunStreamReadControl on the shape's cold
 // copies) and, for each variant this CPU runs, "<format>/<variant>_repacked/<name>/
-// <gemv|gemm16>/<hot|cold>" (gemm16 for variants with a gemm).
+// <gemv|gemm16>/<hot|cold>".
 template <class Format, class Shapes, class Fix>
 void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, double vnni_macs) {
   using Block = typename Format::Block;
@@ -129,7 +130,6 @@ void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, 
     if (!HasFeatures(DetectCpuFeatures(), k.required)) continue;
     for (const auto& s : shapes) {
       for (size_t n_tokens : {size_t{1}, size_t{16}}) {
-        if (n_tokens > 1 && k.gemm == nullptr) continue;
         for (bool cold : {false, true}) {
           const std::string name = format + "/" + k.name + "_repacked/" + s.name +
                                    (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");

@@ -1,5 +1,6 @@
-// The layout of repacked weight matrices (kernels/mxfp4, kernels/q8_0, kernels/q6_k): rows
-// interleaved four to a stream, each unit of blocks' scales stored apart from its quants.
+// The layout of repacked weight matrices (kernels/mxfp4, kernels/q8_0, kernels/q4_k,
+// kernels/q6_k): rows interleaved four to a stream, each unit of blocks' scales stored
+// apart from its quants.
 #ifndef CPUBRRR_KERNELS_COMMON_REPACKED_LAYOUT_H_
 #define CPUBRRR_KERNELS_COMMON_REPACKED_LAYOUT_H_
 

@@ -10,6 +10,7 @@
 #include "kernels/common/prefetch.h"
 #include "kernels/mxfp4/e8m0_table.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
+#include "quant/mxfp4.h"
 
 namespace cpubrrr {
 namespace {
@@ -24,9 +25,6 @@ constexpr size_t kPrefetchBytes = size_t{10} << 10;
 // A pair sum is below 2 * 24 * 127 < 32768, so it never saturates.
 alignas(32) constexpr uint8_t kCodePlus12[32] = {12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0,
                                                  12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0};
-
-// Doubled E2M1 values by code, for a lone last block.
-constexpr int8_t kDoubled[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
 
 // One token's activation blocks 2p and 2p + 1 in the layout's order: `lows` holds values
 // 0-15 of both blocks, `highs` values 16-31 (as the nibble vectors hold them).
@@ -153,7 +151,8 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const Blo
       const int shift = 4 * static_cast<int>(r % 2);
       int32_t isum = 0;
       for (int j = 0; j < 16; ++j) {
-        isum += kDoubled[(v[j] >> shift) & 15] * xb.qs[j] + kDoubled[(v[32 + j] >> shift) & 15] * xb.qs[j + 16];
+        isum += kMxfp4DoubledValues[(v[j] >> shift) & 15] * xb.qs[j] +
+                kMxfp4DoubledValues[(v[32 + j] >> shift) & 15] * xb.qs[j + 16];
       }
       const float scale = avx2::HalfToFloat(xb.d) * kE8m0Half.v[chunk[Shape::ScaleOffset(lone_k) + 2 * r]];
       sum += scale * static_cast<float>(isum);

@@ -64,6 +64,14 @@ TEST(Mxfp4RepackedRegistry, ListsEachVariantWithItsTwin) {
   }
 }
 
+// Where a repacked variant runs, its twin is the GGUF-layout variant this CPU picks: the
+// models fall back to the GGUF rows for row ranges off the groups and promise the same bits.
+TEST(Mxfp4RepackedRegistry, ThePickedVariantsTwinIsThePickedGgufVariant) {
+  const Mxfp4RepackedKernels* picked = BestMxfp4RepackedKernels();
+  if (picked == nullptr) GTEST_SKIP() << "no repacked variant runs on this CPU";
+  EXPECT_STREQ(picked->same_bits_as, BestMxfp4Kernels().name);
+}
+
 // Shapes around the layout: 1 block, odd counts (a lone last block), whole and partial
 // chunks of 8 pairs; rows around the group of 4; a row stride wider than the row.
 TYPED_TEST(Mxfp4RepackedTest, SameBitsAsTheTwinGemvAcrossShapes) {

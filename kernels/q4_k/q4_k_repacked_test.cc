@@ -3,12 +3,14 @@
 // order), the AVX2 one Q4KGemvAvx2's (the oracle's), and both gemms the oracle's.
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "kernels/common/dot_test_util.h"
 #include "kernels/common/repacked_test_util.h"
 #include "kernels/kquant/kquant_test_util.h"
+#include "kernels/q4_k/q4_k.h"
 #include "kernels/q4_k/q4_k_avx2.h"
 #include "kernels/q4_k/q4_k_avx512.h"
 #include "kernels/q4_k/q4_k_kernels.h"
@@ -59,6 +61,19 @@ TEST(Q4KRepackedRegistry, ListsEachVariant) {
   EXPECT_STREQ(variants[0].same_bits_as, "avx512_vnni");
   EXPECT_EQ(variants[1].gemm, Avx2::Gemm);
   EXPECT_STREQ(variants[1].same_bits_as, "avx2");
+  for (const Q4KRepackedKernels& k : variants) {
+    bool found = false;
+    for (const Q4KKernels& twin : AllQ4KVariants()) found |= std::string(twin.name) == k.same_bits_as;
+    EXPECT_TRUE(found) << k.name;
+  }
+}
+
+// Where a repacked variant runs, its twin is the GGUF-layout variant this CPU picks: the
+// models fall back to the GGUF rows for row ranges off the groups and promise the same bits.
+TEST(Q4KRepackedRegistry, ThePickedVariantsTwinIsThePickedGgufVariant) {
+  const Q4KRepackedKernels* picked = BestQ4KRepackedKernels();
+  if (picked == nullptr) GTEST_SKIP() << "no repacked variant runs on this CPU";
+  EXPECT_STREQ(picked->same_bits_as, BestQ4KKernels().name);
 }
 
 // Shapes around the layout: 1 superblock up to 17 (rows of at most 4 finish with vector
@@ -96,8 +111,9 @@ TYPED_TEST(Q4KRepackedTest, ExtremeValuesGiveTheExactSum) {
   }
 }
 
-// The gemm against the twin's (the oracle's bits): whole and partial 32-row panels,
-// starting groups past 0, strided tokens, token counts around the tile of 6.
+// The gemm against the twin's (the oracle's bits): whole and partial 32-row panels of the
+// AVX-512 lane tile, starting groups past 0, strided tokens, token counts around its tile
+// of 6.
 TYPED_TEST(Q4KRepackedTest, GemmGivesTheTwinGemmsBits) {
   std::mt19937 rng(testing::kKernelSeed + 2);
   for (size_t rows : {3, 13, 45, 300}) {

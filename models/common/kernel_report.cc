@@ -31,7 +31,8 @@ std::string KernelReport(const ModelWeights& w) {
   for (const auto& [key, n] : bytes) {
     const std::string size = n >= (uint64_t{1} << 30)   ? absl::StrFormat("%.2f GiB", n / double(uint64_t{1} << 30))
                              : n >= (uint64_t{1} << 20) ? absl::StrFormat("%.1f MiB", n / double(uint64_t{1} << 20))
-                                                        : absl::StrFormat("%.0f KiB", n / 1024.0);
+                             : n >= 1024                ? absl::StrFormat("%.0f KiB", n / 1024.0)
+                                                        : absl::StrFormat("%u B", static_cast<unsigned>(n));
     parts.push_back(absl::StrCat(TypeName(static_cast<GgmlType>(key.first)), " ", key.second, " ", size));
   }
   std::string cpu = CpuFeatureNames(DetectCpuFeatures());

@@ -9,7 +9,8 @@
 namespace cpubrrr {
 
 // Returns, for each weight type of w's matrix products, the variant that runs and how
-// many of its bytes, then the CPU features the choice was made on (and CPUBRRR_CPU_MASK
+// many bytes of the file it covers (a repacked copy's own size is ModelInfo::derived_bytes),
+// then the CPU features the choice was made on (and CPUBRRR_CPU_MASK
 // when set): "f32 dot_rows 2 KiB, q8_0 avx2 13.1 MiB, mxfp4 avx2_repacked 51 KiB; CPU: avx2
 // (CPUBRRR_CPU_MASK=1)".
 std::string KernelReport(const ModelWeights& w);

@@ -31,7 +31,7 @@ struct ModelOptions {
   // page_warmer.h) touches each layer's routed experts and the next layer's dense weights
   // ahead of the workers.
   bool warm_pages = true;
-  // On x86-64 with AVX-512 VNNI, copy the MXFP4, Q4_K and Q6_K expert and attention
+  // On x86-64 with AVX2 or AVX-512 VNNI, copy the MXFP4, Q4_K and Q6_K expert and attention
   // matrices and a Q6_K output head at load into the layouts the repacked kernels read
   // (models/common/repacked_weights.h). Results are the same bits either way.
   bool repack = true;

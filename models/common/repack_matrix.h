@@ -22,7 +22,7 @@ void RepackMatrix(const WeightMatrix& m, int64_t e, uint8_t* out);
 
 // Returns a hash of what the repacks write for fixed inputs of every type RepackedHere: a
 // change to any layout, or to which types are repacked, changes it, so copies an older
-// build (or another CPU mask) kept on disk are not taken for this one's.
+// build (or a run repacking other types) kept on disk are not taken for this one's.
 uint64_t RepackedLayoutFingerprint();
 
 }  // namespace cpubrrr

@@ -1,6 +1,6 @@
 // RepackWeights copies as many matrices as the memory allows, MXFP4 and Q6_K before Q4_K,
 // each copy its own matrix repacked, and leaves the others on the file's layout; on a CPU
-// that runs no repacked kernel (neither AVX2 nor AVX-512 VNNI) it copies nothing.
+// without AVX2 it copies nothing.
 #include "models/common/repacked_weights.h"
 
 #include <cstring>
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/common/cpu_features.h"
 #include "kernels/q4_k/q4_k_repacked.h"
 #include "kernels/q6_k/q6_k_repacked.h"
-#include "models/common/repack_matrix.h"
 #include "quant/q4_k.h"
 #include "quant/q6_k.h"
 
@@ -72,8 +72,9 @@ class RepackWeightsTest : public ::testing::Test {
     return out;
   }
 
-  // Every CPU that repacks Q4_K repacks Q6_K too (each has AVX2 and AVX-512 variants).
-  const bool repacks_ = RepackedHere(GgmlType::kQ4_K) && RepackedHere(GgmlType::kQ6_K);
+  // From the CPU's features rather than the code under test: every x86-64 CPU with AVX2
+  // (and only those) runs repacked Q4_K and Q6_K kernels.
+  const bool repacks_ = HasFeatures(DetectCpuFeatures(), kCpuAvx2);
   std::vector<std::vector<uint8_t>> storage_;
   ModelWeights w_;
   RepackedWeights copies_;
