@@ -6,6 +6,7 @@
 
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace cpubrrr::avx2 {
@@ -30,6 +31,13 @@ inline int32_t SumInt32(__m256i v) {
 inline __m128i SumInt32OfFour(__m256i a, __m256i b, __m256i c, __m256i d) {
   const __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
   return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+}
+
+// Writes the first n (at most 4) lanes of v to y.
+inline void StoreFirst(__m128 v, size_t n, float* y) {
+  alignas(16) float lanes[4];
+  _mm_store_ps(lanes, v);
+  for (size_t i = 0; i < n; ++i) y[i] = lanes[i];
 }
 
 // Returns 32 bytes loaded from `p` (any alignment).

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,23 @@ class RepackedKernelTest : public ::testing::Test {
   static constexpr float kCanary = -1234.5f;
   std::vector<uint8_t> storage_;
 };
+
+// Checks a format's table of repacked variants against the expected names in order, each
+// naming as its twin a GGUF-layout variant of `gguf`; and, where one runs (`best`), that its
+// twin is the GGUF variant this CPU picks (`gguf_best`): the models fall back to the GGUF
+// rows for row ranges off the groups and promise the same bits.
+template <class Repacked, class Gguf>
+void CheckRepackedRegistry(std::span<const Repacked> all, const Repacked* best, std::span<const Gguf> gguf,
+                           const Gguf& gguf_best, const std::vector<std::string>& names) {
+  ASSERT_EQ(all.size(), names.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i].name, names[i]);
+    bool found = false;
+    for (const Gguf& twin : gguf) found |= std::string(twin.name) == all[i].same_bits_as;
+    EXPECT_TRUE(found) << all[i].name << " names no GGUF variant: " << all[i].same_bits_as;
+  }
+  if (best != nullptr) EXPECT_STREQ(best->same_bits_as, gguf_best.name);
+}
 
 }  // namespace cpubrrr::testing
 

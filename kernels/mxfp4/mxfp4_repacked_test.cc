@@ -49,27 +49,13 @@ class Mxfp4RepackedTest : public testing::RepackedKernelTest<Variant> {};
 using Variants = ::testing::Types<Avx512Vnni, Avx2>;
 TYPED_TEST_SUITE(Mxfp4RepackedTest, Variants);
 
-// The registry lists exactly these variants, best first, each naming its twin.
+// The registry lists these variants, best first, each with its twin, and the pick's twin
+// is the GGUF variant this CPU picks.
 TEST(Mxfp4RepackedRegistry, ListsEachVariantWithItsTwin) {
-  const auto variants = AllMxfp4RepackedVariants();
-  ASSERT_EQ(variants.size(), 2u);
-  EXPECT_EQ(variants[0].gemv, Avx512Vnni::Gemv);
-  EXPECT_STREQ(variants[0].same_bits_as, "avx512_vnni");
-  EXPECT_EQ(variants[1].gemm, Avx2::Gemm);
-  EXPECT_STREQ(variants[1].same_bits_as, "avx2");
-  for (const Mxfp4RepackedKernels& k : variants) {
-    bool found = false;
-    for (const Mxfp4Kernels& twin : AllMxfp4Variants()) found |= std::string(twin.name) == k.same_bits_as;
-    EXPECT_TRUE(found) << k.name;
-  }
-}
-
-// Where a repacked variant runs, its twin is the GGUF-layout variant this CPU picks: the
-// models fall back to the GGUF rows for row ranges off the groups and promise the same bits.
-TEST(Mxfp4RepackedRegistry, ThePickedVariantsTwinIsThePickedGgufVariant) {
-  const Mxfp4RepackedKernels* picked = BestMxfp4RepackedKernels();
-  if (picked == nullptr) GTEST_SKIP() << "no repacked variant runs on this CPU";
-  EXPECT_STREQ(picked->same_bits_as, BestMxfp4Kernels().name);
+  testing::CheckRepackedRegistry(AllMxfp4RepackedVariants(), BestMxfp4RepackedKernels(), AllMxfp4Variants(),
+                                 BestMxfp4Kernels(), {"avx512_vnni", "avx2"});
+  EXPECT_EQ(AllMxfp4RepackedVariants()[0].gemv, Avx512Vnni::Gemv);
+  EXPECT_EQ(AllMxfp4RepackedVariants()[1].gemm, Avx2::Gemm);
 }
 
 // Shapes around the layout: 1 block, odd counts (a lone last block), whole and partial

@@ -76,9 +76,7 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
     const __m128 block = _mm_mul_ps(_mm_set1_ps(x[b].d), _mm_sub_ps(_mm_mul_ps(d, isum), _mm_mul_ps(dmin, msum)));
     sum = _mm_add_ps(sum, block);
   }
-  alignas(16) float out[kRepackedRows];
-  _mm_store_ps(out, sum);
-  for (size_t rr = 0; rr < valid_rows; ++rr) y[rr] = out[rr];
+  avx2::StoreFirst(sum, valid_rows, y);
 }
 
 }  // namespace

@@ -53,27 +53,13 @@ class Q4KRepackedTest : public testing::RepackedKernelTest<Variant> {};
 using Variants = ::testing::Types<Avx512Vnni, Avx2>;
 TYPED_TEST_SUITE(Q4KRepackedTest, Variants);
 
-// The registry lists exactly these variants, best first.
-TEST(Q4KRepackedRegistry, ListsEachVariant) {
-  const auto variants = AllQ4KRepackedVariants();
-  ASSERT_EQ(variants.size(), 2u);
-  EXPECT_EQ(variants[0].gemv, Avx512Vnni::Gemv);
-  EXPECT_STREQ(variants[0].same_bits_as, "avx512_vnni");
-  EXPECT_EQ(variants[1].gemm, Avx2::Gemm);
-  EXPECT_STREQ(variants[1].same_bits_as, "avx2");
-  for (const Q4KRepackedKernels& k : variants) {
-    bool found = false;
-    for (const Q4KKernels& twin : AllQ4KVariants()) found |= std::string(twin.name) == k.same_bits_as;
-    EXPECT_TRUE(found) << k.name;
-  }
-}
-
-// Where a repacked variant runs, its twin is the GGUF-layout variant this CPU picks: the
-// models fall back to the GGUF rows for row ranges off the groups and promise the same bits.
-TEST(Q4KRepackedRegistry, ThePickedVariantsTwinIsThePickedGgufVariant) {
-  const Q4KRepackedKernels* picked = BestQ4KRepackedKernels();
-  if (picked == nullptr) GTEST_SKIP() << "no repacked variant runs on this CPU";
-  EXPECT_STREQ(picked->same_bits_as, BestQ4KKernels().name);
+// The registry lists these variants, best first, each with its twin, and the pick's twin
+// is the GGUF variant this CPU picks.
+TEST(Q4KRepackedRegistry, ListsEachVariantWithItsTwin) {
+  testing::CheckRepackedRegistry(AllQ4KRepackedVariants(), BestQ4KRepackedKernels(), AllQ4KVariants(),
+                                 BestQ4KKernels(), {"avx512_vnni", "avx2"});
+  EXPECT_EQ(AllQ4KRepackedVariants()[0].gemv, Avx512Vnni::Gemv);
+  EXPECT_EQ(AllQ4KRepackedVariants()[1].gemm, Avx2::Gemm);
 }
 
 // Shapes around the layout: 1 superblock up to 17 (rows of at most 4 finish with vector

@@ -80,9 +80,7 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
     const __m128 d = _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(group + Shape::ScaleOffset(b))));
     sum = _mm_add_ps(sum, _mm_mul_ps(_mm_set1_ps(x[b].d), _mm_mul_ps(d, _mm_cvtepi32_ps(isum))));
   }
-  alignas(16) float out[kRepackedRows];
-  _mm_store_ps(out, sum);
-  for (size_t rr = 0; rr < valid_rows; ++rr) y[rr] = out[rr];
+  avx2::StoreFirst(sum, valid_rows, y);
 }
 
 }  // namespace
