@@ -41,7 +41,8 @@ std::vector<std::string> Cells(const BenchReport& report, const BenchRow& row) {
           absl::StrFormat("%.2f ± %.2f", ts.mean, ts.stddev),
           row.n_gen > 0 ? absl::StrFormat("%.3f", row.bytes_per_token / 1e9) : "-",
           ceiling > 0 ? absl::StrFormat("%.2f", ceiling) : "-",
-          ceiling > 0 ? absl::StrFormat("%.1f%%", 100 * ts.mean / ceiling) : "-"};
+          ceiling > 0 ? absl::StrFormat("%.1f%%", 100 * ts.mean / ceiling) : "-",
+          ts.spread > 0 ? absl::StrFormat("%.2fx", ts.spread) : "-"};
 }
 
 // Returns the display width of `cell` (UTF-8 continuation bytes take no column).
@@ -78,7 +79,7 @@ std::string MarkdownReport(const BenchReport& report) {
   out += "\n";
 
   std::vector<std::vector<std::string>> table = {
-      {"model", "size", "params", "threads", "test", "t/s", "GB/token", "ceiling t/s", "% of ceiling"}};
+      {"model", "size", "params", "threads", "test", "t/s", "GB/token", "ceiling t/s", "% of ceiling", "spread"}};
   for (const BenchRow& row : report.rows) table.push_back(Cells(report, row));
   std::vector<size_t> widths(table[0].size(), 3);
   for (const auto& cells : table) {
@@ -122,6 +123,8 @@ std::string JsonReport(const BenchReport& report) {
         {"n_seq", row.n_seq},
         {"avg_ts", ts.mean},
         {"stddev_ts", ts.stddev},
+        {"median_ts", ts.median},
+        {"spread_ts", ts.spread > 0 ? nlohmann::ordered_json(ts.spread) : nlohmann::ordered_json()},
         {"samples_ts", row.samples_ts},
         {"gb_per_token", row.n_gen > 0 ? nlohmann::ordered_json(row.bytes_per_token / 1e9) : nlohmann::ordered_json()},
         {"read_gbs", read_gbs},

@@ -49,15 +49,16 @@ std::string TestName(const BenchRow& row);
 double CeilingTokensPerSecond(const BenchRow& row, double read_gbs);
 
 // Returns the machine line, one load line per thread count, a blank line and the table:
-// model | size | params | threads | test | t/s | GB/token | ceiling t/s | % of ceiling,
-// with t/s as "mean ± stddev" and "-" in the last three columns of pp rows.
+// model | size | params | threads | test | t/s | GB/token | ceiling t/s | % of ceiling |
+// spread, with t/s as "mean ± stddev", "-" in the three ceiling columns of pp rows, and the
+// spread as the fastest repetition over the slowest ("1.07x").
 std::string MarkdownReport(const BenchReport& report);
 
 // Returns a JSON array of one object per row: the table's values as numbers (file_bytes
 // and size_gib for the file), every sample, and llama-bench's names for the fields it
 // shares (model_filename, model_n_params, n_threads, n_prompt, n_gen, n_depth, avg_ts,
 // stddev_ts, samples_ts, cpu_info; not model_size, which llama-bench gives as tensor
-// bytes), and n_seq.
+// bytes), n_seq, median_ts and spread_ts.
 std::string JsonReport(const BenchReport& report);
 
 }  // namespace cpubrrr

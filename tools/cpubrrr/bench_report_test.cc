@@ -63,7 +63,8 @@ TEST(BenchReport, MarkdownHeaderLinesAndTable) {
   EXPECT_EQ(lines[2], "load with 2 threads: 0.25 s, peak RSS 2.00 GiB");
   EXPECT_EQ(lines[3], "");
   EXPECT_EQ(lines[4].substr(0, 13), "| model    | ");
-  for (const char* column : {"size", "params", "threads", "test", "t/s", "GB/token", "ceiling t/s", "% of ceiling"}) {
+  for (const char* column :
+       {"size", "params", "threads", "test", "t/s", "GB/token", "ceiling t/s", "% of ceiling", "spread"}) {
     EXPECT_NE(lines[4].find(column), std::string::npos) << column;
   }
   EXPECT_EQ(lines[5].substr(0, 25), "| -------- | --------: | ");
@@ -73,13 +74,13 @@ TEST(BenchReport, MarkdownHeaderLinesAndTable) {
 
   EXPECT_EQ(Cells(lines[6]), (std::vector<std::string>{"| gpt\\|oss", "12.00 GiB", "20.91 B", "      1",
                                                        "pp512", "110.00 ± 10.00", "       -",
-                                                       "          -", "           - |"}));
+                                                       "          -", "           -", " 1.20x |"}));
   EXPECT_EQ(Cells(lines[7]), (std::vector<std::string>{"| gpt\\|oss", "12.00 GiB", "20.91 B", "      1",
                                                        "tg128", "  10.00 ± 0.00", "   0.500",
-                                                       "      40.00", "       25.0% |"}));
+                                                       "      40.00", "       25.0%", " 1.00x |"}));
   // 2 threads: 30 GB/s / 0.5 GB = 60 t/s ceiling, 10 / 60 = 16.7 %.
   EXPECT_EQ(Cells(lines[9])[7], "      60.00");
-  EXPECT_EQ(Cells(lines[9])[8], "       16.7% |");
+  EXPECT_EQ(Cells(lines[9])[8], "       16.7%");
 }
 
 TEST(BenchReport, JsonRows) {
@@ -98,6 +99,8 @@ TEST(BenchReport, JsonRows) {
   EXPECT_EQ(pp["n_gen"], 0);
   EXPECT_DOUBLE_EQ(pp["avg_ts"].get<double>(), 110.0);
   EXPECT_DOUBLE_EQ(pp["stddev_ts"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(pp["median_ts"].get<double>(), 110.0);
+  EXPECT_DOUBLE_EQ(pp["spread_ts"].get<double>(), 1.2);
   EXPECT_EQ(pp["samples_ts"], (std::vector<double>{100, 110, 120}));
   EXPECT_TRUE(pp["gb_per_token"].is_null());
   EXPECT_TRUE(pp["ceiling_ts"].is_null());

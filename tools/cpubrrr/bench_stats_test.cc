@@ -1,4 +1,5 @@
-// Checks the mean and the n - 1 standard deviation against values worked out by hand.
+// Checks the mean, the n - 1 standard deviation, the median and the spread against values
+// worked out by hand.
 #include "tools/cpubrrr/bench_stats.h"
 
 #include <vector>
@@ -24,10 +25,23 @@ TEST(Summarize, LargeValuesWithSmallSpreadKeepTheirSpread) {
   EXPECT_NEAR(s.stddev, 1.0, 1e-9);
 }
 
+TEST(Summarize, MedianAndSpread) {
+  const std::vector<double> odd = {9, 10, 12};
+  EXPECT_DOUBLE_EQ(Summarize(odd).median, 10.0);
+  EXPECT_DOUBLE_EQ(Summarize(odd).spread, 12.0 / 9.0);
+  const std::vector<double> even = {12, 8, 10, 9};  // order does not matter
+  EXPECT_DOUBLE_EQ(Summarize(even).median, 9.5);
+  EXPECT_DOUBLE_EQ(Summarize(even).spread, 1.5);
+  const std::vector<double> with_zero = {0, 4};
+  EXPECT_DOUBLE_EQ(Summarize(with_zero).spread, 0.0);
+}
+
 TEST(Summarize, OneOrNoSamples) {
   const std::vector<double> one = {3.5};
   EXPECT_DOUBLE_EQ(Summarize(one).mean, 3.5);
   EXPECT_DOUBLE_EQ(Summarize(one).stddev, 0.0);
+  EXPECT_DOUBLE_EQ(Summarize(one).median, 3.5);
+  EXPECT_DOUBLE_EQ(Summarize(one).spread, 1.0);
   EXPECT_DOUBLE_EQ(Summarize({}).mean, 0.0);
   EXPECT_DOUBLE_EQ(Summarize({}).stddev, 0.0);
 }
