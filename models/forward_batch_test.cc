@@ -1,12 +1,13 @@
 // ForwardBatch on both architectures: sessions sharing passes (decode rows beside prompt
 // chunks, entries split across passes) get their solo runs' logits within the stated
-// bound and the solo greedy tokens wherever the solo margin is wider than twice it; a
-// batch that cannot run changes nothing.
+// bound and the solo greedy tokens wherever the solo margin is wider than twice it;
+// logits asked for every row are each prefix's; a batch that cannot run changes nothing.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -151,6 +152,37 @@ TEST(ForwardBatch, SharedPassesMatchSoloRuns) {
       std::printf("%s: %d steps compared, largest relative difference %.3g, %d beyond %.0e, %d greedy tokens checked\n",
                   preset, compared, worst, beyond_rounding, kRounding, greedy_checked);
     }
+  }
+}
+
+// Logits for every row (as perplexity asks): row j of each entry is the next-token
+// logits after its first j + 1 tokens, as a solo run of that prefix gives them; two such
+// entries share passes (their rows' logits then lie apart) and a 40-token entry spans
+// three 16-row passes.
+TEST(ForwardBatch, EveryRowsLogitsAreEachPrefixsNextTokenLogits) {
+  for (const char* preset : {"gpt-oss-tiny", "qwen3moe-tiny"}) {
+    SCOPED_TRACE(preset);
+    std::unique_ptr<Model> model = Load(preset, KvCacheType::kF32);
+    ASSERT_NE(model, nullptr);
+    const size_t n_vocab = model->info().n_vocab;
+    const std::vector<int32_t> a_tokens = Prompt(40, 3), b_tokens = Prompt(7, 4);
+    std::vector<float> a_logits(a_tokens.size() * n_vocab), b_logits(b_tokens.size() * n_vocab);
+    std::unique_ptr<Session> a = NewSession(*model), b = NewSession(*model);
+    const std::vector<ForwardEntry> entries = {{b.get(), b_tokens, absl::MakeSpan(b_logits)},
+                                               {a.get(), a_tokens, absl::MakeSpan(a_logits)}};
+    ASSERT_TRUE(model->ForwardBatch(entries).ok());
+    EXPECT_EQ(a->position(), 40u);
+    int greedy_checked = 0;
+    for (const auto& [tokens, logits] : {std::pair{&a_tokens, &a_logits}, std::pair{&b_tokens, &b_logits}}) {
+      for (size_t j = 0; j < tokens->size(); j += 3) {
+        std::unique_ptr<Session> solo = NewSession(*model);
+        std::vector<float> want(n_vocab);
+        ASSERT_TRUE(model->Forward(*solo, absl::MakeConstSpan(*tokens).first(j + 1), absl::MakeSpan(want)).ok());
+        const std::vector<float> got(logits->begin() + j * n_vocab, logits->begin() + (j + 1) * n_vocab);
+        EXPECT_LT(Compare(got, want, &greedy_checked), kBound) << "row " << j;
+      }
+    }
+    EXPECT_GT(greedy_checked, 0);
   }
 }
 

@@ -140,6 +140,14 @@ class MoeModel : public Model {
     float* logits;
   };
 
+  // Returns whether each head row's logits follow the previous row's, n_vocab floats on.
+  bool HeadsContiguous() const {
+    for (size_t i = 1; i < heads_.size(); ++i) {
+      if (heads_[i].logits != heads_[i - 1].logits + c_.n_vocab) return false;
+    }
+    return true;
+  }
+
   // Returns each layer's cache positions for a context (a sliding-window layer keeps
   // window + batch_ - 1).
   std::vector<uint32_t> CacheCapacities(uint32_t context) const;
@@ -329,9 +337,11 @@ absl::Status MoeModel::ForwardBatch(absl::Span<const ForwardEntry> entries) {
     }
     sessions[i] = s;
     if (e.tokens.empty()) return absl::InvalidArgumentError("Forward: no tokens");
-    if (!e.logits.empty() && e.logits.size() != c_.n_vocab) {
+    if (!e.logits.empty() && e.logits.size() != c_.n_vocab &&
+        e.logits.size() != e.tokens.size() * c_.n_vocab) {
       return absl::InvalidArgumentError(Cat("Forward: logits holds ", e.logits.size(),
-                                            " floats, the model has ", c_.n_vocab, " tokens"));
+                                            " floats, neither the model's ", c_.n_vocab,
+                                            " tokens nor that many per given token"));
     }
     for (size_t j = 0; j < e.tokens.size(); ++j) {
       if (e.tokens[j] < 0 || static_cast<uint32_t>(e.tokens[j]) >= c_.n_vocab) {
@@ -354,16 +364,20 @@ absl::Status MoeModel::ForwardBatch(absl::Span<const ForwardEntry> entries) {
     for (size_t i = first; i < entries.size() && rows_.size() < static_cast<size_t>(batch_); ++i) {
       const ForwardEntry& e = entries[i];
       const size_t n = std::min(e.tokens.size() - done[i], batch_ - rows_.size());
+      const bool every_row = e.tokens.size() > 1 && e.logits.size() == e.tokens.size() * c_.n_vocab;
       for (size_t j = 0; j < n; ++j) {
         rows_.push_back({sessions[i], e.tokens[done[i] + j], sessions[i]->position() + static_cast<uint32_t>(j)});
+        if (every_row) {
+          heads_.push_back({static_cast<int32_t>(rows_.size() - 1), e.logits.data() + (done[i] + j) * c_.n_vocab});
+        }
       }
       done[i] += n;
       advance.push_back({sessions[i], static_cast<uint32_t>(n)});
-      if (done[i] == e.tokens.size() && !e.logits.empty()) {
+      if (!every_row && done[i] == e.tokens.size() && !e.logits.empty()) {
         heads_.push_back({static_cast<int32_t>(rows_.size() - 1), e.logits.data()});
       }
     }
-    if (heads_.size() > 1) head_out_.resize(heads_.size() * c_.n_vocab);
+    if (!HeadsContiguous()) head_out_.resize(heads_.size() * c_.n_vocab);
     Pass();
     bytes_read_.fetch_add(dense_bytes_ + rows_.size() * w_.token_embd.row_bytes + (heads_.empty() ? 0 : w_.output.bytes()),
                           std::memory_order_relaxed);
@@ -444,11 +458,13 @@ void MoeModel::Pass() {
       act_out_.Quantize(i, {0, d}, ActFormatFor(w_.output.type));
     }
     ctx.Sync();
-    // One row: straight into its logits; several: into head_out_, copied out below.
+    // Rows whose logits lie n_vocab apart (one row, or every row of one entry): straight
+    // into their logits; scattered rows: into head_out_, copied out below.
+    const bool contiguous = HeadsContiguous();
     const absl::Span<const int32_t> outs = absl::MakeConstSpan(iota_.data(), m);
     MatMulRows(w_.output, 0, ctx.Share(c_.n_vocab, 16), act_out_, outs, outs,
-               m == 1 ? heads_[0].logits : head_out_.data(), m == 1 ? 0 : c_.n_vocab, s.mm);
-    if (m == 1) return;
+               contiguous ? heads_[0].logits : head_out_.data(), c_.n_vocab, s.mm);
+    if (contiguous) return;
     ctx.Sync();
     const Range cols = ctx.Share(c_.n_vocab);
     for (size_t i = 0; i < m; ++i) {

@@ -37,7 +37,7 @@ absl::StatusOr<std::string> WriteSynthModel(
   if (!plan.ok()) return plan.status();
   if (edit) edit(*plan);
   const std::string path = Cat(testing::TempDir(), "/", preset, tag, ".gguf");
-  absl::Status status = synth::WriteModel(*plan, seed, /*threads=*/2, path);
+  absl::Status status = synth::WriteModel(*plan, seed, /*threads=*/2, /*trained=*/nullptr, path);
   if (!status.ok()) return status;
   return path;
 }

@@ -52,8 +52,9 @@ class Session {
 };
 
 // One session's part of a batched forward call: tokens at the session's next positions,
-// and where the next-token logits after the last of them go (n_vocab floats; empty: none
-// wanted, as for a prompt chunk that is not the prompt's end).
+// and where the next-token logits go: n_vocab floats for those after the last token,
+// tokens.size() * n_vocab for those after every token (evaluation, as perplexity needs),
+// or empty for none (a prompt chunk that is not the prompt's end).
 struct ForwardEntry {
   Session* session = nullptr;
   absl::Span<const int32_t> tokens;

@@ -43,7 +43,7 @@ absl::StatusOr<TinyModel> WriteTinyModel(const std::string& preset, bool ollama,
   absl::StatusOr<synth::ModelPlan> plan = synth::PlanModel(*shape, options, **vocab);
   if (!plan.ok()) return plan.status();
   const std::string path = Cat(testing::TempDir(), "/", preset, tag, ".gguf");
-  absl::Status status = synth::WriteModel(*plan, seed, /*threads=*/2, path);
+  absl::Status status = synth::WriteModel(*plan, seed, /*threads=*/2, /*trained=*/nullptr, path);
   if (!status.ok()) return status;
   return TinyModel{path, *std::move(plan)};
 }

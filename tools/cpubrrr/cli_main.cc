@@ -10,6 +10,7 @@
 #include "tools/cpubrrr/cli_options.h"
 #include "tools/cpubrrr/generate_commands.h"
 #include "tools/cpubrrr/inspect_commands.h"
+#include "tools/cpubrrr/perplexity_command.h"
 #include "tools/cpubrrr/serve_command.h"
 
 namespace cpubrrr {
@@ -33,6 +34,8 @@ absl::Status Dispatch(const CliOptions& options, absl::Span<const ArchitectureFa
       return BenchCommand(options, factories);
     case Command::kServe:
       return ServeCommand(options, factories);
+    case Command::kPerplexity:
+      return PerplexityCommand(options, factories);
   }
   return absl::OkStatus();
 }

@@ -15,7 +15,8 @@ namespace {
 constexpr unsigned Bit(Command c) { return 1u << static_cast<unsigned>(c); }
 constexpr unsigned kGenerate = Bit(Command::kRun) | Bit(Command::kChat);
 constexpr unsigned kServe = Bit(Command::kServe);
-constexpr unsigned kModel = kGenerate | Bit(Command::kLogits) | Bit(Command::kTokenize) | kServe;
+constexpr unsigned kPerplexity = Bit(Command::kPerplexity);
+constexpr unsigned kModel = kGenerate | Bit(Command::kLogits) | Bit(Command::kTokenize) | kServe | kPerplexity;
 constexpr unsigned kBench = Bit(Command::kBench);
 constexpr unsigned kPrompt = Bit(Command::kRun) | Bit(Command::kLogits) | Bit(Command::kTokenize);
 
@@ -34,6 +35,8 @@ constexpr Subcommand kSubcommands[] = {
     {"models", Command::kModels, "list the models in Ollama's store ($OLLAMA_MODELS)", nullptr},
     {"bench", Command::kBench, "measure prompt (ppN) and generation (tgN) speed as llama-bench does", nullptr},
     {"serve", Command::kServe, "serve the OpenAI, Ollama and llama-server HTTP APIs", nullptr},
+    {"perplexity", Command::kPerplexity,
+     "score a text file (perplexity, KL divergence against a base run) as llama-perplexity does", nullptr},
 };
 
 using Setter = std::function<absl::Status(const std::string& value, CliOptions& o)>;
@@ -139,6 +142,18 @@ const std::vector<Flag>& Flags() {
        CacheType("--cache-type-v")},
       {{"-c", "--ctx-size"}, kGenerate | Bit(Command::kLogits) | kServe, "N", "context length (default 4096; 0: the model's)",
        Int<uint32_t>("--ctx-size", [](CliOptions& o) -> uint32_t& { return o.context_length; }, 0)},
+      {{"-c", "--ctx-size"}, kPerplexity, "N", "tokens per chunk; the second half of each is scored (default 512)",
+       Int<uint32_t>("--ctx-size", [](CliOptions& o) -> uint32_t& { return o.context_length; }, 4)},
+      {{"-f", "--file"}, kPerplexity, "FILE", "the text to score",
+       [](const std::string& v, CliOptions& o) { o.prompt_file = v; return absl::OkStatus(); }},
+      {{"--chunks"}, kPerplexity, "N", "score only the first N chunks (default: all)",
+       Int<int>("--chunks", [](CliOptions& o) -> int& { return o.n_chunks; }, 1)},
+      {{"--kl-divergence-base"}, kPerplexity, "FILE",
+       "save the log-probabilities to FILE (with --kl-divergence: read them from it)",
+       [](const std::string& v, CliOptions& o) { o.kl_base_file = v; return absl::OkStatus(); }},
+      {{"--kl-divergence"}, kPerplexity, nullptr,
+       "compare with the run saved in --kl-divergence-base (files of llama-perplexity too)",
+       [](const std::string&, CliOptions& o) { o.kl_divergence = true; return absl::OkStatus(); }},
       {{"-p", "--prompt"}, kPrompt, "TEXT", "prompt text",
        [](const std::string& v, CliOptions& o) { o.prompt = std::string(v); return absl::OkStatus(); }},
       {{"-f", "--file"}, kPrompt, "FILE", "read the prompt from FILE",
@@ -256,9 +271,11 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
   }
   if (sub == nullptr) {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown command '", args[0], "' (try: run, chat, logits, tokenize, models, bench, serve)"));
+        absl::StrCat("unknown command '", args[0],
+                     "' (try: run, chat, logits, tokenize, models, bench, serve, perplexity)"));
   }
   o.command = sub->command;
+  if (o.command == Command::kPerplexity) o.context_length = 512;  // llama-perplexity's chunk
   std::vector<std::string> words;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -321,7 +338,7 @@ std::string UsageText(Command command) {
   std::string out;
   if (command == Command::kHelp) {
     out = "usage: cpubrrr COMMAND [FLAGS] [ARGS]\n\nRuns mixture-of-experts LLMs on the CPU.\n\n";
-    for (const Subcommand& s : kSubcommands) absl::StrAppend(&out, "  ", s.name, std::string(10 - std::strlen(s.name), ' '), s.summary, "\n");
+    for (const Subcommand& s : kSubcommands) absl::StrAppend(&out, "  ", s.name, std::string(12 - std::strlen(s.name), ' '), s.summary, "\n");
     absl::StrAppend(&out, "\nSee cpubrrr COMMAND --help for its flags.\n");
     return out;
   }

@@ -14,7 +14,7 @@
 
 namespace cpubrrr {
 
-enum class Command { kHelp, kRun, kChat, kLogits, kTokenize, kModels, kBench, kServe };
+enum class Command { kHelp, kRun, kChat, kLogits, kTokenize, kModels, kBench, kServe, kPerplexity };
 
 struct CliOptions {
   Command command = Command::kHelp;
@@ -22,7 +22,7 @@ struct CliOptions {
 
   std::string model;             // -m: GGUF path or Ollama name; empty: the default model
   int threads = 0;               // -t; 0: the model's choice
-  uint32_t context_length = 4096;  // -c; 0: the model's full context
+  uint32_t context_length = 4096;  // -c; 0: the model's full context (perplexity: 512, a chunk)
   bool repack = true;              // --no-repack turns it off (ModelOptions::repack)
   bool repack_cache = true;        // --no-repack-cache turns it off
   std::string repack_cache_dir;    // --repack-cache; empty: CacheDir()/repacked
@@ -65,6 +65,9 @@ struct CliOptions {
   int timeout_seconds = 600;          // serve --timeout
   std::string race_url;               // serve --race-url: the one endpoint the race page may reach
   int parallel = 4;                   // serve -np: slots
+  int n_chunks = -1;                  // perplexity --chunks; -1: all
+  std::string kl_base_file;           // perplexity --kl-divergence-base
+  bool kl_divergence = false;         // perplexity --kl-divergence: compare with the base file
 };
 
 // Parses `args` (without the program name): a subcommand, then its flags and positional

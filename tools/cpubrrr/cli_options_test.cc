@@ -120,6 +120,27 @@ TEST(CliOptions, TokenizeLogitsAndModels) {
   EXPECT_EQ(Parse({"models"})->command, Command::kModels);
 }
 
+TEST(CliOptions, PerplexityTakesLlamaPerplexitysFlagsAndChunk) {
+  absl::StatusOr<CliOptions> p = Parse({"perplexity", "-m", "m.gguf", "-f", "wiki.txt"});
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->command, Command::kPerplexity);
+  EXPECT_EQ(p->prompt_file, "wiki.txt");
+  EXPECT_EQ(p->context_length, 512u);  // llama-perplexity's chunk, not the 4096 of run
+  EXPECT_EQ(p->n_chunks, -1);
+  EXPECT_FALSE(p->kl_divergence);
+  absl::StatusOr<CliOptions> k = Parse({"perplexity", "-c", "128", "-b", "1", "--chunks", "3",
+                                        "--kl-divergence-base", "base.bin", "--kl-divergence"});
+  ASSERT_TRUE(k.ok()) << k.status();
+  EXPECT_EQ(k->context_length, 128u);
+  EXPECT_EQ(k->batch_size, 1u);
+  EXPECT_EQ(k->n_chunks, 3);
+  EXPECT_EQ(k->kl_base_file, "base.bin");
+  EXPECT_TRUE(k->kl_divergence);
+  EXPECT_FALSE(Parse({"perplexity", "-c", "2"}).ok());
+  EXPECT_FALSE(Parse({"perplexity", "--top", "3"}).ok());
+  EXPECT_FALSE(Parse({"run", "--kl-divergence"}).ok());
+}
+
 TEST(CliOptions, BenchListsAndDefaults) {
   absl::StatusOr<CliOptions> d = Parse({"bench"});
   ASSERT_TRUE(d.ok()) << d.status();

@@ -76,7 +76,7 @@ absl::StatusOr<std::string> EnsureDefaultModel() {
                path.c_str());
   // Write under a temporary name and rename, so an interrupted run leaves no partial model.
   const std::string partial = absl::StrCat(path, ".partial.", getpid());
-  if (absl::Status s = synth::WriteModel(*plan, kSeed, /*threads=*/2, partial); !s.ok()) {
+  if (absl::Status s = synth::WriteModel(*plan, kSeed, /*threads=*/2, /*trained=*/nullptr, partial); !s.ok()) {
     std::filesystem::remove(partial, ec);
     return s;
   }

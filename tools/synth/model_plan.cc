@@ -11,6 +11,7 @@ namespace cpubrrr::synth {
 namespace {
 
 // llama.cpp's file type ids (llama_ftype) written to general.file_type.
+constexpr uint32_t kFileTypeAllF32 = 0;
 constexpr uint32_t kFileTypeQ4KM = 15;
 constexpr uint32_t kFileTypeMxfp4Moe = 38;
 
@@ -24,15 +25,21 @@ constexpr WeightInit kSink{0.0f, 0.5f};
 
 class Planner {
  public:
-  explicit Planner(ModelPlan& plan) : plan_(plan) {}
+  Planner(ModelPlan& plan, bool all_f32) : plan_(plan), all_f32_(all_f32) {}
 
   void Meta(std::string key, MetaValue value) {
     plan_.metadata.emplace_back(std::move(key), std::move(value));
   }
 
+  // general.file_type: `quantized`, or all-f32 when the plan keeps every tensor f32.
+  void FileType(uint32_t quantized) {
+    Meta("general.file_type", all_f32_ ? kFileTypeAllF32 : quantized);
+  }
+
   // Adds a tensor; fails when ne[0] is not a whole number of `type` blocks.
   absl::Status Tensor(std::string name, GgmlType type, std::vector<uint64_t> dims,
                       WeightInit init) {
+    if (all_f32_) type = GgmlType::kF32;
     const uint32_t block = GeometryOf(type).block_elems;
     if (block == 0 || dims.empty() || dims[0] % block != 0) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -45,6 +52,7 @@ class Planner {
 
  private:
   ModelPlan& plan_;
+  bool all_f32_;
 };
 
 void TokenizerMeta(Planner& p, const BpeVocab& vocab, const std::string& pre,
@@ -80,7 +88,7 @@ absl::Status PlanGptOss(Planner& p, const ModelShape& s, const PlanOptions& o,
   const std::string arch = o.ollama_naming ? "gptoss" : "gpt-oss";
   p.Meta("general.architecture", arch);
   p.Meta("general.name", o.name);
-  p.Meta("general.file_type", kFileTypeMxfp4Moe);
+  p.FileType(kFileTypeMxfp4Moe);
   p.Meta("general.quantization_version", uint32_t{2});
   CommonArchMeta(p, arch, s);
   p.Meta(arch + ".attention.sliding_window", s.sliding_window);
@@ -151,7 +159,7 @@ absl::Status PlanQwen3Moe(Planner& p, const ModelShape& s, const PlanOptions& o,
   const std::string arch = "qwen3moe";
   p.Meta("general.architecture", arch);
   p.Meta("general.name", o.name);
-  p.Meta("general.file_type", kFileTypeQ4KM);
+  p.FileType(kFileTypeQ4KM);
   p.Meta("general.quantization_version", uint32_t{2});
   CommonArchMeta(p, arch, s);
   p.Meta(arch + ".expert_feed_forward_length", s.n_ff_exp);
@@ -198,7 +206,7 @@ absl::StatusOr<ModelPlan> PlanModel(const ModelShape& shape, const PlanOptions& 
     return absl::InvalidArgumentError("inconsistent head or expert counts");
   }
   ModelPlan plan;
-  Planner planner(plan);
+  Planner planner(plan, options.all_f32);
   absl::Status status = shape.arch == Arch::kGptOss
                             ? PlanGptOss(planner, shape, options, vocab)
                             : PlanQwen3Moe(planner, shape, options, vocab);

@@ -37,13 +37,15 @@ struct ModelShape {
 
 // Returns the named preset ("gpt-oss-20b", "gpt-oss-120b", "gpt-oss-tiny",
 // "gpt-oss-tiny-odd", "gpt-oss-tiny-wide", "qwen3moe-30b-a3b", "qwen3moe-tiny",
-// "qwen3moe-tiny-odd", "qwen3moe-tiny-wide"), or an error listing them.
+// "qwen3moe-tiny-odd", "qwen3moe-tiny-wide", and "gpt-oss-trained", "qwen3moe-trained":
+// the shapes tools/train trains), or an error listing them.
 absl::StatusOr<ModelShape> ShapePreset(const std::string& name);
 
 // Layout choices that are not dimensions.
 struct PlanOptions {
   bool ollama_naming = false;  // gpt-oss only: Ollama's `gptoss` keys and tensor names
   GgmlType dense_type = GgmlType::kQ8_0;  // gpt-oss attention, embedding and output
+  bool all_f32 = false;  // every tensor f32: the unquantized twin of a trained model
   std::string name;  // general.name
 };
 

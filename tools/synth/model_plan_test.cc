@@ -58,6 +58,25 @@ TEST(ModelPlan, RowsThatKQuantsCannotHoldFallBackToQ8_0) {
   EXPECT_EQ(Find(plan, "blk.0.attn_q.weight").type, GgmlType::kQ4_K);
 }
 
+TEST(ModelPlan, TrainedShapesQuantizeAsTheRealModelsAndHaveAnF32Twin) {
+  ModelPlan gpt = Plan("gpt-oss-trained");
+  EXPECT_EQ(Find(gpt, "token_embd.weight").dims, (std::vector<uint64_t>{128, 4096}));
+  EXPECT_EQ(Find(gpt, "blk.3.ffn_up_exps.weight").type, GgmlType::kMXFP4);
+  EXPECT_EQ(Find(gpt, "blk.3.attn_k.weight").type, GgmlType::kQ8_0);
+  ModelPlan qwen = Plan("qwen3moe-trained");
+  EXPECT_EQ(Find(qwen, "blk.0.ffn_down_exps.weight").type, GgmlType::kQ4_K);  // 4 / 8 = 0: no first eighth
+  EXPECT_EQ(Find(qwen, "blk.2.ffn_down_exps.weight").type, GgmlType::kQ6_K);  // (2 - 0) % 3 == 2
+  EXPECT_EQ(Find(qwen, "blk.3.attn_v.weight").type, GgmlType::kQ6_K);         // last eighth
+  EXPECT_EQ(Find(qwen, "blk.1.ffn_gate_exps.weight").type, GgmlType::kQ4_K);
+  for (const char* preset : {"gpt-oss-trained", "qwen3moe-trained"}) {
+    ModelPlan twin = Plan(preset, {.all_f32 = true});
+    for (const PlannedTensor& t : twin.tensors) EXPECT_EQ(t.type, GgmlType::kF32) << t.name;
+    for (const auto& [key, value] : twin.metadata) {
+      if (key == "general.file_type") EXPECT_EQ(std::get<uint32_t>(value), 0u);  // all f32
+    }
+  }
+}
+
 TEST(ModelPlan, RejectsMismatchedVocabularyAndBadShapes) {
   ModelShape shape = *ShapePreset("gpt-oss-tiny");
   EXPECT_FALSE(PlanModel(shape, {}, FakeVocab(1000)).ok());

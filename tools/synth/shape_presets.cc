@@ -26,6 +26,13 @@ ModelShape Qwen3Moe(uint32_t layers, uint32_t embd, uint32_t heads, uint32_t kv,
                     .rms_eps = 1e-6f};
 }
 
+// The shapes tools/train/train_tiny.py trains: a 4096-token vocabulary, a context of 4096.
+ModelShape Trained(ModelShape shape) {
+  shape.n_vocab = 4096;
+  shape.context_length = 4096;
+  return shape;
+}
+
 const std::map<std::string, ModelShape>& Presets() {
   static const auto* presets = new std::map<std::string, ModelShape>{
       {"gpt-oss-20b", GptOss(24, 2880, 64, 8, 64, 32, 4, 2880)},
@@ -34,6 +41,8 @@ const std::map<std::string, ModelShape>& Presets() {
       {"gpt-oss-tiny", GptOss(2, 64, 4, 2, 16, 4, 2, 64)},
       {"gpt-oss-tiny-odd", GptOss(3, 96, 3, 1, 32, 5, 2, 96)},
       {"gpt-oss-tiny-wide", GptOss(4, 128, 8, 2, 64, 6, 3, 160)},
+      {"gpt-oss-trained", Trained(GptOss(4, 128, 4, 2, 32, 8, 2, 128))},
+      {"qwen3moe-trained", Trained(Qwen3Moe(4, 256, 4, 2, 64, 8, 2, 256))},
       {"qwen3moe-30b-a3b", Qwen3Moe(48, 2048, 32, 4, 128, 128, 8, 768)},
       {"qwen3moe-tiny", Qwen3Moe(2, 256, 4, 2, 64, 8, 2, 256)},
       {"qwen3moe-tiny-odd", Qwen3Moe(3, 256, 3, 1, 64, 5, 2, 256)},

@@ -1,8 +1,10 @@
-// `synth`: writes a random-weight gpt-oss or qwen3moe GGUF of any shape, deterministic per seed.
+// `synth`: writes a gpt-oss or qwen3moe GGUF of any shape, with random weights
+// (deterministic per seed) or with trained ones quantized as the real models are.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -13,6 +15,7 @@
 #include "absl/time/clock.h"
 #include "runtime/tokenizer/tokenizer_json.h"
 #include "tools/synth/model_plan.h"
+#include "tools/synth/trained_weights.h"
 #include "tools/synth/write_model.h"
 
 ABSL_FLAG(std::string, shape, "gpt-oss-tiny", "shape preset (see --helpfull for the list)");
@@ -28,6 +31,9 @@ ABSL_FLAG(std::string, tokenizer, "",
 ABSL_FLAG(int, layers, 0, "override the preset's layer count");
 ABSL_FLAG(std::string, chat_template_file, "",
           "a Jinja chat template to store as tokenizer.chat_template (default: none)");
+ABSL_FLAG(std::string, weights, "",
+          "a GGUF of trained f32 tensors (tools/train) to write instead of random weights");
+ABSL_FLAG(bool, all_f32, false, "keep every tensor f32 (the reference twin of a quantized file)");
 ABSL_FLAG(int, threads, 2, "threads generating weights (the output does not depend on it)");
 
 namespace cpubrrr::synth {
@@ -67,11 +73,22 @@ absl::Status Run() {
   absl::StatusOr<BpeVocab> vocab = ReadTokenizerJson(tokenizer, shape->n_vocab);
   if (!vocab.ok()) return vocab.status();
 
+  std::optional<TrainedWeights> trained;
+  if (const std::string weights = absl::GetFlag(FLAGS_weights); !weights.empty()) {
+    absl::StatusOr<TrainedWeights> opened = TrainedWeights::Open(weights);
+    if (!opened.ok()) return opened.status();
+    trained = *std::move(opened);
+  }
   PlanOptions options{.ollama_naming = ollama, .dense_type = *dense,
+                      .all_f32 = absl::GetFlag(FLAGS_all_f32),
                       .name = absl::StrCat("synthetic ", absl::GetFlag(FLAGS_shape),
                                            " (random weights, seed ", absl::GetFlag(FLAGS_seed), ")")};
+  if (trained && !trained->Name().empty()) options.name = trained->Name();
   absl::StatusOr<ModelPlan> plan = PlanModel(*shape, options, *vocab);
   if (!plan.ok()) return plan.status();
+  if (trained) {
+    if (absl::Status s = trained->CheckMatches(*plan); !s.ok()) return s;
+  }
   if (const std::string file = absl::GetFlag(FLAGS_chat_template_file); !file.empty()) {
     std::ifstream in(file, std::ios::binary);
     if (!in) return absl::NotFoundError("cannot read the chat template " + file);
@@ -81,7 +98,8 @@ absl::Status Run() {
   std::fprintf(stderr, "synth: writing %s: %zu tensors, %.2f GB of weights\n", out.c_str(),
                plan->tensors.size(), PlannedTensorBytes(*plan) / 1e9);
   const absl::Time start = absl::Now();
-  absl::Status written = WriteModel(*plan, absl::GetFlag(FLAGS_seed), absl::GetFlag(FLAGS_threads), out);
+  absl::Status written = WriteModel(*plan, absl::GetFlag(FLAGS_seed), absl::GetFlag(FLAGS_threads),
+                                     trained ? &*trained : nullptr, out);
   if (!written.ok()) return written;
   std::fprintf(stderr, "synth: done in %.1f s\n", absl::ToDoubleSeconds(absl::Now() - start));
   return absl::OkStatus();
@@ -92,8 +110,10 @@ absl::Status Run() {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "Writes a random-weight GGUF model. Example:\n"
-      "  synth --shape=gpt-oss-20b --out=/data/models/gpt-oss-20b-synth.gguf");
+      "Writes a GGUF model with random or trained weights. Examples:\n"
+      "  synth --shape=gpt-oss-20b --out=/data/models/gpt-oss-20b-synth.gguf\n"
+      "  synth --shape=gpt-oss-trained --tokenizer=T/tokenizer.json "
+      "--weights=T/weights-f32.gguf --out=tiny.gguf");
   absl::ParseCommandLine(argc, argv);
   absl::Status status = cpubrrr::synth::Run();
   if (!status.ok()) {

@@ -1,4 +1,4 @@
-// Turns a ModelPlan into GgufWriter calls whose producers generate each tensor on demand.
+// Turns a ModelPlan into GgufWriter calls whose producers make each tensor on demand.
 #include "tools/synth/write_model.h"
 
 #include <type_traits>
@@ -26,7 +26,7 @@ void SetMeta(GgufWriter& writer, const std::string& key, const MetaValue& value)
 }  // namespace
 
 absl::Status WriteModel(const ModelPlan& plan, uint64_t seed, int threads,
-                        const std::string& path) {
+                        const TrainedWeights* trained, const std::string& path) {
   GgufWriter writer;
   for (const auto& [key, value] : plan.metadata) SetMeta(writer, key, value);
   for (const PlannedTensor& t : plan.tensors) {
@@ -37,7 +37,8 @@ absl::Status WriteModel(const ModelPlan& plan, uint64_t seed, int threads,
     const uint64_t bytes = elems / g.block_elems * g.block_bytes;
     absl::Status added = writer.AddTensor(
         t.name, t.type, std::move(dims), bytes,
-        [&t, seed, threads](uint8_t* dst, size_t n) {
+        [&t, seed, threads, trained](uint8_t* dst, size_t n) {
+          if (trained != nullptr) return trained->Fill(t, dst, n);
           FillWeights(t.type, t.init, seed, t.name, dst, n, threads);
           return absl::OkStatus();
         });

@@ -7,13 +7,15 @@
 
 #include "absl/status/status.h"
 #include "tools/synth/model_plan.h"
+#include "tools/synth/trained_weights.h"
 
 namespace cpubrrr::synth {
 
-// Writes `plan` to `path` with weights drawn from `seed`, generating each tensor when
-// the writer reaches it so that multi-gigabyte models never sit in memory whole.
+// Writes `plan` to `path`, producing each tensor when the writer reaches it so that
+// multi-gigabyte models never sit in memory whole: from `trained` (already checked
+// against the plan) when it is given, else random weights drawn from `seed`.
 absl::Status WriteModel(const ModelPlan& plan, uint64_t seed, int threads,
-                        const std::string& path);
+                        const TrainedWeights* trained, const std::string& path);
 
 }  // namespace cpubrrr::synth
 
