@@ -96,6 +96,64 @@ absl::StatusOr<LlamaGreedy> Run(const std::string& backend_dir, const std::strin
 
 }  // namespace
 
+absl::StatusOr<LlamaChunks> LlamaChunkLogits(const std::string& backend_dir, const std::string& model_path,
+                                             const std::string& text, int n_ctx, int n_chunk,
+                                             const LlamaPerplexityConfig& config, int threads) {
+  InitBackendsOnce(backend_dir);
+  llama_model_params model_params = llama_model_default_params();
+  model_params.use_extra_bufts = config.repack;
+  std::unique_ptr<llama_model, decltype(&llama_model_free)> model(
+      llama_model_load_from_file(model_path.c_str(), model_params), llama_model_free);
+  if (!model) return absl::InvalidArgumentError(absl::StrCat("llama.cpp cannot load ", model_path));
+  const llama_vocab* vocab = llama_model_get_vocab(model.get());
+  LlamaChunks result;
+  result.n_vocab = llama_vocab_n_tokens(vocab);
+  result.tokens.resize(text.size() + 8);
+  const int n = llama_tokenize(vocab, text.data(), static_cast<int32_t>(text.size()), result.tokens.data(),
+                               static_cast<int32_t>(result.tokens.size()), /*add_special=*/true,
+                               /*parse_special=*/false);
+  if (n < n_ctx * n_chunk) return absl::InvalidArgumentError("the text is shorter than the chunks asked for");
+  result.tokens.resize(n);
+
+  llama_context_params ctx_params = llama_context_default_params();
+  ctx_params.n_ctx = static_cast<uint32_t>(n_ctx);
+  ctx_params.n_batch = static_cast<uint32_t>(n_ctx);
+  ctx_params.n_ubatch = static_cast<uint32_t>(config.n_ubatch);
+  ctx_params.n_threads = threads;
+  ctx_params.n_threads_batch = threads;
+  ctx_params.type_k = config.f32_cache ? GGML_TYPE_F32 : GGML_TYPE_F16;
+  ctx_params.type_v = ctx_params.type_k;
+  ctx_params.flash_attn_type = config.flash_attn ? LLAMA_FLASH_ATTN_TYPE_AUTO : LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  std::unique_ptr<llama_context, decltype(&llama_free)> ctx(llama_init_from_model(model.get(), ctx_params),
+                                                             llama_free);
+  if (!ctx) return absl::InternalError("llama.cpp could not create a context");
+  const int first = n_ctx / 2;
+  llama_batch batch = llama_batch_init(n_ctx, 0, 1);
+  for (int c = 0; c < n_chunk; ++c) {
+    llama_memory_clear(llama_get_memory(ctx.get()), true);
+    batch.n_tokens = n_ctx;
+    for (int k = 0; k < n_ctx; ++k) {
+      batch.token[k] = result.tokens[c * n_ctx + k];
+      batch.pos[k] = k;
+      batch.n_seq_id[k] = 1;
+      batch.seq_id[k][0] = 0;
+      batch.logits[k] = k >= first;
+    }
+    if (llama_vocab_get_add_bos(vocab)) batch.token[0] = llama_vocab_bos(vocab);
+    if (llama_decode(ctx.get(), batch) != 0) {
+      llama_batch_free(batch);
+      return absl::InternalError("llama_decode failed on a chunk");
+    }
+    std::vector<float>& rows = result.logits.emplace_back();
+    for (int k = first; k < n_ctx - 1; ++k) {
+      const float* row = llama_get_logits_ith(ctx.get(), k);
+      rows.insert(rows.end(), row, row + result.n_vocab);
+    }
+  }
+  llama_batch_free(batch);
+  return result;
+}
+
 absl::StatusOr<LlamaLogits> LlamaNextTokenLogits(const std::string& backend_dir,
                                                  const std::string& model_path,
                                                  const std::string& prompt, int threads) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end on tiny synthetic models written at test time (real tokenizers): the real
-# drivers generate; the fake-model driver checks chat, logits and tokenize cheaply; the
-# default model is written into a fresh cache.
+# drivers generate and score a text (perplexity, KL divergence); the fake-model driver
+# checks chat, logits and tokenize cheaply; the default model is written into a fresh cache.
 set -uo pipefail
 fake="$1"
 synth="$2"
@@ -46,8 +46,19 @@ printf 'hello\n/reset\nagain\n/exit\nnever\n' |
 { [ $? = 0 ] && grep -q '"n_vocab": 201088' "$tmp/out" && [ "$(grep -c '"id"' "$tmp/out")" = 3 ]; } ||
   fail logits
 
+# perplexity on a text of repeated sentences: the running estimate and the final line;
+# its saved log-probabilities compared with a rerun show no divergence and the same top.
+for i in $(seq 60); do echo "The jury said the election was conducted well, and the city thanked them."; done >"$tmp/text"
+"$real" perplexity -m "$tmp/tiny.gguf" -f "$tmp/text" -c 64 --chunks 5 --kl-divergence-base "$tmp/base" \
+  >"$tmp/out" 2>"$tmp/err"
+{ [ $? = 0 ] && grep -q '^\[1\][0-9.]*,\[2\]' "$tmp/out" && grep -q "^Final estimate: PPL = [0-9.]* +/- " "$tmp/out"; } ||
+  fail perplexity
+"$real" perplexity -m "$tmp/tiny.gguf" --kl-divergence-base "$tmp/base" --kl-divergence >"$tmp/out" 2>"$tmp/err"
+{ [ $? = 0 ] && grep -q "^Mean    KLD:   0.0000" "$tmp/out" && grep -Eq "^Same top p: +(9[5-9]|100)\." "$tmp/out"; } ||
+  fail kl_divergence
+
 XDG_CACHE_HOME="$tmp/cache" "$real" run -p "Hello" -n 4 >"$tmp/out" 2>"$tmp/err"
-{ [ $? = 0 ] && grep -q "RANDOM weights" "$tmp/err" &&
+{ [ $? = 0 ] && grep -q "trained on the Brown corpus" "$tmp/err" &&
   ls "$tmp/cache/cpubrrr/models/"*.gguf >/dev/null; } || fail default_model
 
 # With AVX2 (and FMA, F16C) the default model's MXFP4 experts are repacked: written to the

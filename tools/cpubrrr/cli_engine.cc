@@ -9,16 +9,16 @@
 #include "absl/strings/str_format.h"
 #include "runtime/engine/engine_loader.h"
 #include "tools/cpubrrr/cache_dir.h"
+#include "tools/cpubrrr/default_model.h"
 #include "tools/cpubrrr/load_progress.h"
 
 namespace cpubrrr {
 
 absl::StatusOr<ModelSource> ResolveCliModel(const CliOptions& options) {
   absl::StatusOr<ModelSource> source = ResolveModelSource(options.model);
-  if (source.ok() && source->random_weights) {
-    std::fprintf(stderr,
-                 "cpubrrr: no -m given, so using the default model: a tiny synthetic gpt-oss "
-                 "with RANDOM weights. Its output is gibberish; pass -m MODEL for a real one.\n");
+  if (source.ok() && source->default_model) {
+    std::fprintf(stderr, "cpubrrr: no -m given, so using the default model: %s. Pass -m MODEL for a real one.\n",
+                 kDefaultModelDescription);
   }
   return source;
 }

@@ -15,7 +15,7 @@
 namespace cpubrrr {
 
 // Returns the GGUF for -m (see ResolveModelSource), telling on stderr when it is the
-// default model, whose weights are random.
+// default model, what it is.
 absl::StatusOr<ModelSource> ResolveCliModel(const CliOptions& options);
 
 // Returns the directory for the repacked weights of --repack-cache: CacheDir()/repacked by
@@ -26,7 +26,7 @@ std::string RepackCacheDir(const CliOptions& options);
 void ReportRepack(const ModelInfo& info);
 
 // Returns the engine for `options` (-m, -t, -c) with `slots` sessions sharing -c, telling
-// on stderr what is loading and, for the default model, that its weights are random.
+// on stderr what is loading and, for the default model, what it is.
 absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(const CliOptions& options,
                                                       absl::Span<const ArchitectureFactory> factories,
                                                       uint32_t slots = 1);

@@ -66,6 +66,10 @@ expect_error bench_nothing "nothing to run" "${cpubrrr[@]}" bench -m "$tmp/gptos
 expect_error bench_threads "invalid value '1,0' for --threads" "${cpubrrr[@]}" bench -t 1,0
 expect_error bench_unknown_arch "unknown architecture 'llama'" "${cpubrrr[@]}" bench -m "$tmp/llama.gguf"
 expect_error bench_missing_file "no-such.gguf" "${cpubrrr[@]}" bench -m "$tmp/no-such.gguf"
+expect_error ppl_no_text "give the text to score with -f FILE" "${cpubrrr[@]}" perplexity -m "$tmp/gptoss.gguf"
+expect_error kl_no_base "needs --kl-divergence-base" "${cpubrrr[@]}" perplexity --kl-divergence
+expect_error kl_bad_base "is not a logits file" "${cpubrrr[@]}" perplexity --kl-divergence \
+  --kl-divergence-base "$tmp/gptoss.gguf"
 
 "${cpubrrr[@]}" models >"$tmp/out" 2>"$tmp/err"
 if [ $? != 0 ] || ! grep -q "^tiny:latest .*sha256-$hex" "$tmp/out" || ! grep -q "^NAME" "$tmp/out"; then

@@ -1,5 +1,6 @@
-// The model `cpubrrr run` uses without -m: for now a synthetic gpt-oss-tiny with random
-// weights, written on first use into the user's cache.
+// The model `cpubrrr run` uses without -m: the project's tiny gpt-oss trained on the Brown
+// corpus (docs/TRAINING.md), carried in the binary and written into the user's cache on
+// first use.
 #ifndef CPUBRRR_TOOLS_CPUBRRR_DEFAULT_MODEL_H_
 #define CPUBRRR_TOOLS_CPUBRRR_DEFAULT_MODEL_H_
 
@@ -9,17 +10,17 @@
 
 namespace cpubrrr {
 
+// What a user is told the default model is.
+inline constexpr char kDefaultModelDescription[] =
+    "cpubrrr's tiny gpt-oss (2.8M parameters, MXFP4) trained on the Brown corpus of 1961 "
+    "American English: expect English-like sentences, not knowledge";
+
 // Returns CacheDir()/models (./cpubrrr-models when there is no cache directory).
 std::string ModelCacheDir();
 
-// Returns the gpt-oss tokenizer.json of the npm reference package that scripts/setup.sh
-// installs into .refs/, looked up under $BUILD_WORKSPACE_DIRECTORY, the runfiles
-// ($RUNFILES_DIR or the binary's .runfiles) and the working directory; NotFound (saying
-// to run scripts/setup.sh) when none has it.
-absl::StatusOr<std::string> FindReferenceTokenizer();
-
-// Returns the path of the default model, writing it first (with a note on stderr) when
-// it is not in the cache yet.
+// Returns the path of the default model, writing the embedded file first when the cache
+// does not hold it yet (its name carries a hash of the bytes, so a new build's model
+// never meets an old one's).
 absl::StatusOr<std::string> EnsureDefaultModel();
 
 }  // namespace cpubrrr

@@ -14,7 +14,7 @@ absl::StatusOr<ModelSource> ResolveModelSource(const std::string& model) {
   if (model.empty()) {
     absl::StatusOr<std::string> path = EnsureDefaultModel();
     if (!path.ok()) return path.status();
-    return ModelSource{*path, /*random_weights=*/true};
+    return ModelSource{*path, /*default_model=*/true};
   }
   std::error_code ec;
   if (std::filesystem::exists(model, ec)) return ModelSource{model};

@@ -10,7 +10,7 @@ namespace cpubrrr {
 
 struct ModelSource {
   std::string path;
-  bool random_weights = false;  // the synthetic default model
+  bool default_model = false;  // no -m: the embedded tiny trained model
 };
 
 // Returns the GGUF for `model`: an existing file as is; otherwise an Ollama name resolved

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "runtime/eval/chunk_logits.h"
 #include "runtime/eval/kl_divergence.h"
 #include "runtime/eval/logits_file.h"
 #include "runtime/eval/token_log_probs.h"
@@ -18,30 +19,6 @@
 
 namespace cpubrrr {
 namespace {
-
-// Runs one chunk from an empty cache and returns the logits after each scored position's
-// token (ScoredPerChunk rows, n_vocab apart): the unscored first half runs without a head,
-// then the rest in calls of at most `batch` tokens with every row's logits.
-absl::StatusOr<std::vector<float>> ChunkLogits(Model& model, Session& session,
-                                               absl::Span<const int32_t> chunk, uint32_t batch) {
-  const size_t n_vocab = model.info().n_vocab;
-  const size_t first = chunk.size() / 2;
-  session.Truncate(0);
-  for (size_t at = 0; at < first; at += batch) {
-    const size_t n = std::min<size_t>(batch, first - at);
-    const ForwardEntry entry{&session, chunk.subspan(at, n), {}};
-    if (absl::Status s = model.ForwardBatch({&entry, 1}); !s.ok()) return s;
-  }
-  const size_t scored = ScoredPerChunk(static_cast<uint32_t>(chunk.size()));
-  std::vector<float> logits(scored * n_vocab);
-  for (size_t at = first; at < first + scored; at += batch) {
-    const size_t n = std::min<size_t>(batch, first + scored - at);
-    const ForwardEntry entry{&session, chunk.subspan(at, n),
-                             absl::MakeSpan(logits).subspan((at - first) * n_vocab, n * n_vocab)};
-    if (absl::Status s = model.ForwardBatch({&entry, 1}); !s.ok()) return s;
-  }
-  return logits;
-}
 
 // The text's tokens as llama-perplexity takes them: specials not parsed, BOS prepended
 // when the vocabulary asks for it.
@@ -121,10 +98,8 @@ absl::Status Perplexity(const CliOptions& options, Engine& engine, std::vector<i
   return absl::OkStatus();
 }
 
-absl::Status Divergence(const CliOptions& options, Engine& engine) {
-  absl::StatusOr<LogitsFileReader> base = LogitsFileReader::Open(options.kl_base_file);
-  if (!base.ok()) return base.status();
-  const LogitsFileHeader& h = base->header();
+absl::Status Divergence(const CliOptions& options, LogitsFileReader& base, Engine& engine) {
+  const LogitsFileHeader& h = base.header();
   Model& model = engine.model();
   if (h.n_vocab != model.info().n_vocab) {
     return absl::InvalidArgumentError(absl::StrCat(options.kl_base_file, " holds a vocabulary of ", h.n_vocab,
@@ -148,7 +123,7 @@ absl::Status Divergence(const CliOptions& options, Engine& engine) {
   KlDivergence kl;
   std::vector<uint16_t> rows;
   for (uint32_t c = 0; c < n_chunk; ++c) {
-    if (absl::Status s = base->ReadChunk(rows); !s.ok()) return s;
+    if (absl::Status s = base.ReadChunk(rows); !s.ok()) return s;
     // The file keeps the text's tokens; BOS replaces the first, as in the base run.
     const absl::Span<const int32_t> chunk = absl::MakeConstSpan(h.tokens).subspan(size_t{c} * h.n_ctx, h.n_ctx);
     std::vector<int32_t> input(chunk.begin(), chunk.end());
@@ -176,10 +151,15 @@ absl::Status PerplexityCommand(const CliOptions& options, absl::Span<const Archi
   if (!options.kl_divergence && options.prompt_file.empty() && !options.prompt.has_value()) {
     return absl::InvalidArgumentError("give the text to score with -f FILE");
   }
-  if (options.context_length < 4) return absl::InvalidArgumentError("-c must be at least 4 for perplexity");
+  if (options.kl_divergence) {  // the base file is checked before the model loads
+    absl::StatusOr<LogitsFileReader> base = LogitsFileReader::Open(options.kl_base_file);
+    if (!base.ok()) return base.status();
+    absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, factories);
+    if (!engine.ok()) return engine.status();
+    return Divergence(options, *base, **engine);
+  }
   absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, factories);
   if (!engine.ok()) return engine.status();
-  if (options.kl_divergence) return Divergence(options, **engine);
   absl::StatusOr<std::vector<int32_t>> tokens = TextTokens(options, **engine);
   if (!tokens.ok()) return tokens.status();
   return Perplexity(options, **engine, *std::move(tokens));

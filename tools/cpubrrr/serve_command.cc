@@ -48,7 +48,7 @@ std::string QuantizationName(const std::string& path) {
 // file name without .gguf.
 std::string Alias(const CliOptions& options, const std::string& path) {
   if (!options.alias.empty()) return options.alias;
-  if (options.model.empty()) return "gpt-oss-tiny-random";
+  if (options.model.empty()) return "gpt-oss-tiny-brown";
   if (options.model == path) {
     std::string name = path.substr(path.find_last_of('/') + 1);
     if (absl::EndsWith(name, ".gguf")) name.resize(name.size() - 5);
