@@ -128,7 +128,7 @@ std::string KlDivergence::ProgressLine(int chunk) const {
 }
 
 std::string KlDivergence::Report() const {
-  if (count_ < 100) return "too few positions for statistics (fewer than 100)\n";
+  if (count_ < 100) return "";  // too few positions for statistics, as llama-perplexity
   std::vector<float> kl = kl_values_, dp = p_diff_values_;
   std::sort(kl.begin(), kl.end());
   std::sort(dp.begin(), dp.end());

@@ -12,6 +12,8 @@ namespace {
 constexpr char kMagic[8] = {'_', 'l', 'o', 'g', 'i', 't', 's', '_'};
 // Larger headers than this are not files of a real run (2^31 tokens).
 constexpr uint64_t kMaxTokens = uint64_t{1} << 31;
+// Nor larger vocabularies (the header's n_vocab sizes every row).
+constexpr int32_t kMaxVocab = 1 << 24;
 
 size_t ChunkEntries(const LogitsFileHeader& h) {
   return size_t{ScoredPerChunk(h.n_ctx)} * LogProbRowEntries(h.n_vocab);
@@ -54,12 +56,23 @@ absl::StatusOr<LogitsFileReader> LogitsFileReader::Open(const std::string& path)
     return absl::InvalidArgumentError(absl::StrCat(path, " is not a logits file (no _logits_ header)"));
   }
   in.read(reinterpret_cast<char*>(fields), sizeof(fields));
-  if (!in || fields[0] < 2 || fields[1] < 1 || fields[2] < 0 ||
+  if (!in || fields[0] < 4 || fields[1] < 1 || fields[1] > kMaxVocab || fields[2] < 0 ||
       uint64_t(fields[0]) * uint64_t(fields[2]) > kMaxTokens) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": the header's context, vocabulary or chunk count is invalid"));
   }
   LogitsFileHeader h{static_cast<uint32_t>(fields[0]), static_cast<uint32_t>(fields[1]),
                      static_cast<uint32_t>(fields[2]), {}};
+  // The header fixes the file's size; check it before allocating anything it names.
+  const uint64_t expected = sizeof(kMagic) + sizeof(fields) + uint64_t{h.n_ctx} * h.n_chunk * sizeof(int32_t) +
+                            uint64_t{h.n_chunk} * ChunkEntries(h) * sizeof(uint16_t);
+  in.seekg(0, std::ios::end);
+  const uint64_t actual = static_cast<uint64_t>(in.tellg());
+  in.seekg(sizeof(kMagic) + sizeof(fields));
+  if (actual < expected) {
+    return absl::InvalidArgumentError(absl::StrCat(path, " holds ", actual, " bytes; its header (context ", h.n_ctx,
+                                                   ", vocabulary ", h.n_vocab, ", ", h.n_chunk,
+                                                   " chunks) needs ", expected));
+  }
   h.tokens.resize(size_t{h.n_ctx} * h.n_chunk);
   in.read(reinterpret_cast<char*>(h.tokens.data()), h.tokens.size() * sizeof(int32_t));
   if (!in) return absl::InvalidArgumentError(absl::StrCat(path, " ends inside its token list"));

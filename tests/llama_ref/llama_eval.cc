@@ -85,6 +85,7 @@ absl::StatusOr<LlamaGreedy> Run(const std::string& backend_dir, const std::strin
     int token = ArgMax(logits, n_vocab, &margin);
     result.continuation.push_back(token);
     result.margins.push_back(margin);
+    result.step_logits.emplace_back(logits, logits + n_vocab);
     if (step + 1 == n_tokens) break;
     if (llama_decode(ctx.get(), llama_batch_get_one(&token, 1)) != 0) {
       return absl::InternalError("llama_decode failed on a continuation token");

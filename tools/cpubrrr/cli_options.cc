@@ -119,7 +119,7 @@ Setter CacheType(const char* flag) {
 
 const std::vector<Flag>& Flags() {
   static const std::vector<Flag> flags = {
-      {{"-m", "--model"}, kModel | kBench, "MODEL", "GGUF file or Ollama name (gpt-oss:20b); default: a tiny random model",
+      {{"-m", "--model"}, kModel | kBench, "MODEL", "GGUF file or Ollama name (gpt-oss:20b); default: the tiny trained gpt-oss",
        [](const std::string& v, CliOptions& o) { o.model = v; return absl::OkStatus(); }},
       {{"-t", "--threads"}, kModel, "N", "threads (default: the physical cores)",
        Int<int>("--threads", [](CliOptions& o) -> int& { return o.threads; }, 0)},

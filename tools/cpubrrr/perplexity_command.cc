@@ -20,11 +20,12 @@
 namespace cpubrrr {
 namespace {
 
-// The text's tokens as llama-perplexity takes them: specials not parsed, BOS prepended
-// when the vocabulary asks for it.
+// The text's tokens as llama-perplexity takes them: one trailing newline dropped (as its
+// -f does), specials not parsed, BOS prepended when the vocabulary asks for it.
 absl::StatusOr<std::vector<int32_t>> TextTokens(const CliOptions& options, const Engine& engine) {
   absl::StatusOr<std::string> text = ReadPrompt(options);
   if (!text.ok()) return text.status();
+  if (!text->empty() && text->back() == '\n') text->pop_back();
   return engine.tokenizer().Encode(*text, /*add_special=*/true, /*parse_special=*/false);
 }
 
@@ -104,6 +105,11 @@ absl::Status Divergence(const CliOptions& options, LogitsFileReader& base, Engin
   if (h.n_vocab != model.info().n_vocab) {
     return absl::InvalidArgumentError(absl::StrCat(options.kl_base_file, " holds a vocabulary of ", h.n_vocab,
                                                    " tokens, the model ", model.info().n_vocab));
+  }
+  if (h.n_ctx > model.info().n_ctx_train) {
+    return absl::InvalidArgumentError(absl::StrCat(options.kl_base_file, " was computed with chunks of ", h.n_ctx,
+                                                   " tokens, more than the model's context of ",
+                                                   model.info().n_ctx_train));
   }
   for (int32_t t : h.tokens) {
     if (t < 0 || static_cast<uint32_t>(t) >= h.n_vocab) {

@@ -78,7 +78,8 @@ def main():
     torch.set_num_threads(2)
     model = load_model(args.arch, os.path.join(args.dir, "weights-f32.gguf"))
     bpe = load_bpe(args.arch, os.path.join(args.dir, "tokenizer.json"))
-    tokens = bpe.encode(open(args.f, encoding="utf-8").read())
+    text = open(args.f, encoding="utf-8").read()
+    tokens = bpe.encode(text[:-1] if text.endswith("\n") else text)  # as llama.cpp's -f
     n_chunk = len(tokens) // args.c
     if args.chunks > 0:
         n_chunk = min(n_chunk, args.chunks)
