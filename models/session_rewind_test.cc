@@ -23,7 +23,7 @@ std::unique_ptr<Model> Load(const std::string& preset, int batch, KvCacheType kv
   EXPECT_TRUE(path.ok()) << path.status();
   if (!path.ok()) return nullptr;
   absl::StatusOr<std::unique_ptr<Model>> model =
-      LoadModel(*path, {.n_threads = 2, .kv_type = kv, .max_batch_tokens = batch});
+      LoadModel(*path, {.n_threads = 1, .kv_type = kv, .max_batch_tokens = batch});
   EXPECT_TRUE(model.ok()) << model.status();
   return model.ok() ? *std::move(model) : nullptr;
 }

@@ -1,12 +1,11 @@
 // The vector sum trees of avx512_lane_sums.h give ggml_x86::Sum8 / Sum4 bit for bit.
-#include "kernels/kquant/avx512_lane_sums.h"
-
 #include <cmath>
 #include <random>
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
 #include "kernels/common/variant_test_util.h"
+#include "kernels/kquant/avx512_lane_sums_calls.h"
 #include "kernels/kquant/ggml_x86_order.h"
 
 namespace cpubrrr {
@@ -34,9 +33,9 @@ void Fill(std::mt19937& rng, float* v) {
 TEST_F(LaneSumsTest, Sum8HalvesIsSum8OfEachHalf) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 10000; ++trial) {
-    alignas(64) float v[16], out[16];
+    float v[16], out[16];
     Fill(rng, v);
-    _mm512_store_ps(out, avx512::Sum8Halves(_mm512_load_ps(v)));
+    avx512::Sum8HalvesOf(v, out);
     ASSERT_EQ(out[0], ggml_x86::Sum8(v)) << trial;
     ASSERT_EQ(out[8], ggml_x86::Sum8(v + 8)) << trial;
   }
@@ -45,9 +44,9 @@ TEST_F(LaneSumsTest, Sum8HalvesIsSum8OfEachHalf) {
 TEST_F(LaneSumsTest, Sum4QuartersIsSum4OfEachQuarter) {
   std::mt19937 rng(8);
   for (int trial = 0; trial < 10000; ++trial) {
-    alignas(64) float v[16], out[16];
+    float v[16], out[16];
     Fill(rng, v);
-    _mm512_store_ps(out, avx512::Sum4Quarters(_mm512_load_ps(v)));
+    avx512::Sum4QuartersOf(v, out);
     for (int q = 0; q < 4; ++q) ASSERT_EQ(out[4 * q], ggml_x86::Sum4(v + 4 * q)) << trial << " " << q;
   }
 }
