@@ -27,55 +27,57 @@ int ArgMax(const std::vector<float>& v) {
   return static_cast<int>(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
+// Each engine feeds back its own argmax from the same prompt tokens (llama.cpp's): the two
+// paths must be identical up to a first difference at a near tie.
+void ExpectGreedyPathsAgree(const std::string& label, const std::string& path, const std::string& prompt,
+                            int threads) {
+  absl::StatusOr<std::unique_ptr<Model>> model =
+      LoadModel(path, {.n_threads = threads, .kv_type = KvCacheType::kF32, .max_batch_tokens = 1});
+  ASSERT_TRUE(model.ok()) << model.status();
+  const uint32_t n_vocab = (*model)->info().n_vocab;
+  absl::StatusOr<LlamaGreedy> want = LlamaGreedyContinuation(kLlamaBackends, path, prompt, kContinuation, threads);
+  ASSERT_TRUE(want.ok()) << want.status();
+  absl::StatusOr<std::unique_ptr<Session>> session = (*model)->NewSession(256);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<float> logits(n_vocab);
+  const std::vector<int32_t> tokens(want->prompt_tokens.begin(), want->prompt_tokens.end());
+  ASSERT_TRUE((*model)->Forward(**session, tokens, absl::MakeSpan(logits)).ok());
+  std::vector<int> got;
+  std::vector<float> distance;  // per step: max |ours - llama.cpp's| while the paths agree
+  for (int step = 0; step < kContinuation; ++step) {
+    const int32_t token = ArgMax(logits);
+    got.push_back(token);
+    float d = 0;
+    for (uint32_t i = 0; i < n_vocab; ++i) d = std::max(d, std::fabs(logits[i] - want->step_logits[step][i]));
+    distance.push_back(d);
+    if (step + 1 < kContinuation) {
+      ASSERT_TRUE((*model)->Forward(**session, {&token, 1}, absl::MakeSpan(logits)).ok());
+    }
+  }
+  const int first_diff = static_cast<int>(
+      std::mismatch(got.begin(), got.end(), want->continuation.begin()).first - got.begin());
+  std::printf("%-24s %3zu-token prompt: first difference at step %d of %d (llama.cpp margin there %.4f, "
+              "engines %.4f apart)\n",
+              label.c_str(), tokens.size(), first_diff, kContinuation,
+              first_diff < kContinuation ? want->margins[first_diff] : 0.0f,
+              first_diff < kContinuation ? distance[first_diff] : 0.0f);
+  // Identical, or the first difference sits at a near tie of llama.cpp's logits: a margin
+  // below kNearTie or within twice the engines' distance at that step. Where the kernels'
+  // rounding orders differ (AVX2-only CPUs) a random model's router near ties tip either
+  // way; with AVX-512 our bits are llama.cpp's and all 64 agree.
+  if (first_diff < kContinuation) {
+    EXPECT_LT(want->margins[first_diff], std::max(kNearTie, 2 * distance[first_diff]))
+        << prompt << ": step " << first_diff << " is no near tie";
+    EXPECT_LT(distance[first_diff], kMaxDistance) << prompt;
+  }
+}
+
 class GreedyVsLlama : public testing::TestWithParam<const char*> {};
 
-// Each engine feeds back its own argmax: the two 64-token paths must be identical up to
-// a first difference at a near tie.
 TEST_P(GreedyVsLlama, SixtyFourFreeRunningGreedyTokensEqualLlamaCpp) {
   absl::StatusOr<TinyModel> tiny = WriteTinyModel(GetParam(), false, 5, "");
   ASSERT_TRUE(tiny.ok()) << tiny.status();
-  absl::StatusOr<std::unique_ptr<Model>> model =
-      LoadModel(tiny->path, {.n_threads = 2, .kv_type = KvCacheType::kF32, .max_batch_tokens = 1});
-  ASSERT_TRUE(model.ok()) << model.status();
-  const uint32_t n_vocab = (*model)->info().n_vocab;
-  for (const char* prompt : kPrompts) {
-    absl::StatusOr<LlamaGreedy> want =
-        LlamaGreedyContinuation(kLlamaBackends, tiny->path, prompt, kContinuation, 2);
-    ASSERT_TRUE(want.ok()) << want.status();
-    absl::StatusOr<std::unique_ptr<Session>> session = (*model)->NewSession(256);
-    ASSERT_TRUE(session.ok()) << session.status();
-    std::vector<float> logits(n_vocab);
-    const std::vector<int32_t> tokens(want->prompt_tokens.begin(), want->prompt_tokens.end());
-    ASSERT_TRUE((*model)->Forward(**session, tokens, absl::MakeSpan(logits)).ok());
-    std::vector<int> got;
-    std::vector<float> distance;  // per step: max |ours - llama.cpp's| while the paths agree
-    for (int step = 0; step < kContinuation; ++step) {
-      const int32_t token = ArgMax(logits);
-      got.push_back(token);
-      float d = 0;
-      for (uint32_t i = 0; i < n_vocab; ++i) d = std::max(d, std::fabs(logits[i] - want->step_logits[step][i]));
-      distance.push_back(d);
-      if (step + 1 < kContinuation) {
-        ASSERT_TRUE((*model)->Forward(**session, {&token, 1}, absl::MakeSpan(logits)).ok());
-      }
-    }
-    const int first_diff = static_cast<int>(
-        std::mismatch(got.begin(), got.end(), want->continuation.begin()).first - got.begin());
-    std::printf("%-20s %zu-token prompt: first difference at step %d of %d (llama.cpp margin there %.4f, "
-                "engines %.4f apart)\n",
-                GetParam(), tokens.size(), first_diff, kContinuation,
-                first_diff < kContinuation ? want->margins[first_diff] : 0.0f,
-                first_diff < kContinuation ? distance[first_diff] : 0.0f);
-    // Identical, or the first difference sits at a near tie of llama.cpp's logits: a margin
-    // below kNearTie or within twice the engines' distance at that step. Where the kernels'
-    // rounding orders differ (AVX2-only CPUs) a random model's router near ties tip either
-    // way; with AVX-512 our bits are llama.cpp's and all 64 agree.
-    if (first_diff < kContinuation) {
-      EXPECT_LT(want->margins[first_diff], std::max(kNearTie, 2 * distance[first_diff]))
-          << prompt << ": step " << first_diff << " is no near tie";
-      EXPECT_LT(distance[first_diff], kMaxDistance) << prompt;
-    }
-  }
+  for (const char* prompt : kPrompts) ExpectGreedyPathsAgree(GetParam(), tiny->path, prompt, 2);
 }
 
 // Every preset of both architectures: gpt-oss (MXFP4, Q8_0) and qwen3moe (Q4_K, Q6_K).
@@ -83,6 +85,55 @@ INSTANTIATE_TEST_SUITE_P(Presets, GreedyVsLlama,
                          testing::Values("gpt-oss-tiny", "gpt-oss-tiny-odd", "gpt-oss-tiny-wide",
                                          "qwen3moe-tiny", "qwen3moe-tiny-odd",
                                          "qwen3moe-tiny-wide"));
+
+// Twenty English prompts, ten of them as a chat turn in the model's template.
+std::vector<std::string> TrainedModelPrompts(bool chatml) {
+  const char* const texts[] = {
+      "The history of the city begins",      "In the spring of that year, the committee",
+      "She looked out of the window and",    "The government announced today that",
+      "Music has always been",               "After the war, the farmers of the valley",
+      "The most important thing about a good teacher is",
+      "He opened the letter slowly, and",     "Scientists at the university have found",
+      "On Sunday morning the church",         "Tell me about the weather.",
+      "What is the best way to learn a language?", "Continue this text: The old man",
+      "Tell me about your family.",           "Why do people move to the city?",
+      "Tell me about the election.",          "What happened in the spring?",
+      "Continue this text: It was a cold night", "Tell me about the river.",
+      "What do you think of modern art?"};
+  std::vector<std::string> prompts;
+  for (size_t i = 0; i < std::size(texts); ++i) {
+    const std::string text = texts[i];
+    if (i < 10) {
+      prompts.push_back(text);
+    } else if (chatml) {
+      prompts.push_back("<|im_start|>user\n" + text + "<|im_end|>\n<|im_start|>assistant\n");
+    } else {
+      prompts.push_back("<|start|>user<|message|>" + text + "<|end|><|start|>assistant");
+    }
+  }
+  return prompts;
+}
+
+class TrainedGreedyVsLlama : public testing::TestWithParam<const char*> {};
+
+// The trained models' logits are far from ties at most steps, so their paths should agree
+// for long stretches where the random models' wander off. One thread: 1280 one-token
+// steps per engine, each a few barriers that a neighbour holding the cores would stretch.
+TEST_P(TrainedGreedyVsLlama, TwentyPromptsOfSixtyFourGreedyTokensEqualLlamaCpp) {
+  const std::string path = std::string("models/trained/") + GetParam();
+  const bool chatml = std::string(GetParam()).find("qwen3") != std::string::npos;
+  for (const std::string& prompt : TrainedModelPrompts(chatml)) {
+    ExpectGreedyPathsAgree(GetParam(), path, prompt, 1);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Trained, TrainedGreedyVsLlama, testing::Values("gpt-oss-tiny-brown.gguf"),
+                         [](const testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           name = name.substr(0, name.find('.'));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace cpubrrr
