@@ -27,48 +27,51 @@ int ArgMax(const std::vector<float>& v) {
   return static_cast<int>(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
-// Each engine feeds back its own argmax from the same prompt tokens (llama.cpp's): the two
-// paths must be identical up to a first difference at a near tie.
-void ExpectGreedyPathsAgree(const std::string& label, const std::string& path, const std::string& prompt,
-                            int threads) {
+// For each prompt, each engine feeds back its own argmax from the same prompt tokens
+// (llama.cpp's): the two paths must be identical up to a first difference at a near tie.
+void ExpectGreedyPathsAgree(const std::string& label, const std::string& path,
+                            const std::vector<std::string>& prompts, int threads) {
   absl::StatusOr<std::unique_ptr<Model>> model =
       LoadModel(path, {.n_threads = threads, .kv_type = KvCacheType::kF32, .max_batch_tokens = 1});
   ASSERT_TRUE(model.ok()) << model.status();
   const uint32_t n_vocab = (*model)->info().n_vocab;
-  absl::StatusOr<LlamaGreedy> want = LlamaGreedyContinuation(kLlamaBackends, path, prompt, kContinuation, threads);
-  ASSERT_TRUE(want.ok()) << want.status();
-  absl::StatusOr<std::unique_ptr<Session>> session = (*model)->NewSession(256);
-  ASSERT_TRUE(session.ok()) << session.status();
-  std::vector<float> logits(n_vocab);
-  const std::vector<int32_t> tokens(want->prompt_tokens.begin(), want->prompt_tokens.end());
-  ASSERT_TRUE((*model)->Forward(**session, tokens, absl::MakeSpan(logits)).ok());
-  std::vector<int> got;
-  std::vector<float> distance;  // per step: max |ours - llama.cpp's| while the paths agree
-  for (int step = 0; step < kContinuation; ++step) {
-    const int32_t token = ArgMax(logits);
-    got.push_back(token);
-    float d = 0;
-    for (uint32_t i = 0; i < n_vocab; ++i) d = std::max(d, std::fabs(logits[i] - want->step_logits[step][i]));
-    distance.push_back(d);
-    if (step + 1 < kContinuation) {
-      ASSERT_TRUE((*model)->Forward(**session, {&token, 1}, absl::MakeSpan(logits)).ok());
+  for (const std::string& prompt : prompts) {
+    absl::StatusOr<LlamaGreedy> want =
+        LlamaGreedyContinuation(kLlamaBackends, path, prompt, kContinuation, threads);
+    ASSERT_TRUE(want.ok()) << want.status();
+    absl::StatusOr<std::unique_ptr<Session>> session = (*model)->NewSession(256);
+    ASSERT_TRUE(session.ok()) << session.status();
+    std::vector<float> logits(n_vocab);
+    const std::vector<int32_t> tokens(want->prompt_tokens.begin(), want->prompt_tokens.end());
+    ASSERT_TRUE((*model)->Forward(**session, tokens, absl::MakeSpan(logits)).ok());
+    std::vector<int> got;
+    std::vector<float> distance;  // per step: max |ours - llama.cpp's| while the paths agree
+    for (int step = 0; step < kContinuation; ++step) {
+      const int32_t token = ArgMax(logits);
+      got.push_back(token);
+      float d = 0;
+      for (uint32_t i = 0; i < n_vocab; ++i) d = std::max(d, std::fabs(logits[i] - want->step_logits[step][i]));
+      distance.push_back(d);
+      if (step + 1 < kContinuation) {
+        ASSERT_TRUE((*model)->Forward(**session, {&token, 1}, absl::MakeSpan(logits)).ok());
+      }
     }
-  }
-  const int first_diff = static_cast<int>(
-      std::mismatch(got.begin(), got.end(), want->continuation.begin()).first - got.begin());
-  std::printf("%-24s %3zu-token prompt: first difference at step %d of %d (llama.cpp margin there %.4f, "
-              "engines %.4f apart)\n",
-              label.c_str(), tokens.size(), first_diff, kContinuation,
-              first_diff < kContinuation ? want->margins[first_diff] : 0.0f,
-              first_diff < kContinuation ? distance[first_diff] : 0.0f);
-  // Identical, or the first difference sits at a near tie of llama.cpp's logits: a margin
-  // below kNearTie or within twice the engines' distance at that step. Where the kernels'
-  // rounding orders differ (AVX2-only CPUs) a random model's router near ties tip either
-  // way; with AVX-512 our bits are llama.cpp's and all 64 agree.
-  if (first_diff < kContinuation) {
-    EXPECT_LT(want->margins[first_diff], std::max(kNearTie, 2 * distance[first_diff]))
-        << prompt << ": step " << first_diff << " is no near tie";
-    EXPECT_LT(distance[first_diff], kMaxDistance) << prompt;
+    const int first_diff = static_cast<int>(
+        std::mismatch(got.begin(), got.end(), want->continuation.begin()).first - got.begin());
+    std::printf("%-24s %3zu-token prompt: first difference at step %d of %d (llama.cpp margin there %.4f, "
+                "engines %.4f apart)\n",
+                label.c_str(), tokens.size(), first_diff, kContinuation,
+                first_diff < kContinuation ? want->margins[first_diff] : 0.0f,
+                first_diff < kContinuation ? distance[first_diff] : 0.0f);
+    // Identical, or the first difference sits at a near tie of llama.cpp's logits: a margin
+    // below kNearTie or within twice the engines' distance at that step. Where the kernels'
+    // rounding orders differ (AVX2-only CPUs) a random model's router near ties tip either
+    // way; with AVX-512 our bits are llama.cpp's and all 64 agree.
+    if (first_diff < kContinuation) {
+      EXPECT_LT(want->margins[first_diff], std::max(kNearTie, 2 * distance[first_diff]))
+          << prompt << ": step " << first_diff << " is no near tie";
+      EXPECT_LT(distance[first_diff], kMaxDistance) << prompt;
+    }
   }
 }
 
@@ -77,7 +80,7 @@ class GreedyVsLlama : public testing::TestWithParam<const char*> {};
 TEST_P(GreedyVsLlama, SixtyFourFreeRunningGreedyTokensEqualLlamaCpp) {
   absl::StatusOr<TinyModel> tiny = WriteTinyModel(GetParam(), false, 5, "");
   ASSERT_TRUE(tiny.ok()) << tiny.status();
-  for (const char* prompt : kPrompts) ExpectGreedyPathsAgree(GetParam(), tiny->path, prompt, 2);
+  ExpectGreedyPathsAgree(GetParam(), tiny->path, {std::begin(kPrompts), std::end(kPrompts)}, 2);
 }
 
 // Every preset of both architectures: gpt-oss (MXFP4, Q8_0) and qwen3moe (Q4_K, Q6_K).
@@ -122,9 +125,7 @@ class TrainedGreedyVsLlama : public testing::TestWithParam<const char*> {};
 TEST_P(TrainedGreedyVsLlama, TwentyPromptsOfSixtyFourGreedyTokensEqualLlamaCpp) {
   const std::string path = std::string("models/trained/") + GetParam();
   const bool chatml = std::string(GetParam()).find("qwen3") != std::string::npos;
-  for (const std::string& prompt : TrainedModelPrompts(chatml)) {
-    ExpectGreedyPathsAgree(GetParam(), path, prompt, 1);
-  }
+  ExpectGreedyPathsAgree(GetParam(), path, TrainedModelPrompts(chatml), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Trained, TrainedGreedyVsLlama, testing::Values("gpt-oss-tiny-brown.gguf"),
