@@ -18,6 +18,7 @@ apt_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev libabsl-dev
   nlohmann-json3-dev libcpp-httplib-dev libpcre2-dev
   python3-jinja2
+  python3-torch python3-regex libopenblas0-pthread
   chromium
   g++-aarch64-linux-gnu qemu-user
   libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libhwy-dev:arm64

@@ -42,9 +42,10 @@ def corpus_files(root):
     return sorted(n for n in os.listdir(root) if re.fullmatch(r"c[a-r]\d\d", n))
 
 
-def split(root):
-    """Returns (train, held_out) lists of paragraphs; every 20th file (5%) is held out."""
+def split(root, files=None):
+    """Returns (train, held_out) lists of paragraphs of the first `files` files (all when
+    None); every 20th file (5%) is held out."""
     train, held = [], []
-    for i, name in enumerate(corpus_files(root)):
+    for i, name in enumerate(corpus_files(root)[:files]):
         (held if i % 20 == 19 else train).extend(paragraphs(os.path.join(root, name)))
     return train, held

@@ -86,6 +86,7 @@ def examples(arch, bpe, paragraphs, count, max_tokens, seed):
     """Returns count (ids, loss mask) pairs no longer than max_tokens."""
     rng = random.Random(seed)
     out = []
+    too_long = 0  # in a row: a window too short for any conversation is an error, not a hang
     while len(out) < count:
         turns = [t for t in (_turn(rng.choice(paragraphs), rng) for _ in range(rng.choice([1, 1, 2])))
                  if t]
@@ -94,6 +95,10 @@ def examples(arch, bpe, paragraphs, count, max_tokens, seed):
         prompt, answer = render(arch, turns, rng)
         p, a = encode(bpe, prompt), encode(bpe, answer)
         if len(p) + len(a) > max_tokens:
+            too_long += 1
+            if too_long == 1000:
+                raise ValueError(f"no chat example fits in {max_tokens} tokens: raise --seq")
             continue
+        too_long = 0
         out.append((p + a, [0] * len(p) + [1] * len(a)))
     return out

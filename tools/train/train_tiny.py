@@ -133,6 +133,9 @@ def main():
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--seq", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--files", type=int, default=None,
+                    help="train on the first N corpus files only (a quick run for tests)")
+    ap.add_argument("--chat_examples", type=int, default=20000)
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -141,7 +144,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     cfg = CONFIGS[args.arch]
 
-    train_text, held_text = brown_corpus.split(args.corpus)
+    train_text, held_text = brown_corpus.split(args.corpus, args.files)
     bpe = byte_bpe.train(train_text, PRE[args.arch], cfg.n_vocab, chat_data.SPECIALS[args.arch])
     bpe.write_tokenizer_json(os.path.join(args.out, "tokenizer.json"))
     with open(os.path.join(args.out, "heldout.txt"), "w", encoding="utf-8") as f:
@@ -157,7 +160,8 @@ def main():
     ppl_pretrained = held_out_perplexity(model, held, args.seq, 65536)
     print(f"held-out perplexity after pretraining {ppl_pretrained:.2f}", flush=True)
 
-    chats = chat_data.examples(args.arch, bpe, train_text, 20000, args.seq, args.seed)
+    chats = chat_data.examples(args.arch, bpe, train_text, args.chat_examples, args.seq,
+                                args.seed)
     pad = bpe.special("<|endoftext|>")
 
     def mixed():  # mostly chats, some plain text so the language model is kept
