@@ -128,7 +128,8 @@ TEST_P(TrainedGreedyVsLlama, TwentyPromptsOfSixtyFourGreedyTokensEqualLlamaCpp) 
   ExpectGreedyPathsAgree(GetParam(), path, TrainedModelPrompts(chatml), 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Trained, TrainedGreedyVsLlama, testing::Values("gpt-oss-tiny-brown.gguf"),
+INSTANTIATE_TEST_SUITE_P(Trained, TrainedGreedyVsLlama,
+                         testing::Values("gpt-oss-tiny-brown.gguf", "qwen3moe-tiny-brown.gguf"),
                          [](const testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;
                            name = name.substr(0, name.find('.'));

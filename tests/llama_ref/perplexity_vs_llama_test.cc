@@ -142,7 +142,8 @@ TEST_P(PerplexityVsLlama, SamePerplexityAndLessDivergenceThanLlamaCppsOwnConfigu
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(TrainedModels, PerplexityVsLlama, testing::Values("gpt-oss-tiny-brown.gguf"));
+INSTANTIATE_TEST_SUITE_P(TrainedModels, PerplexityVsLlama,
+                         testing::Values("gpt-oss-tiny-brown.gguf", "qwen3moe-tiny-brown.gguf"));
 
 }  // namespace
 }  // namespace cpubrrr
