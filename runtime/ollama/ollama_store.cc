@@ -58,8 +58,25 @@ absl::StatusOr<fs::path> BlobPath(const fs::path& root, const std::string& diges
   return root / "blobs" / ("sha256-" + hex);
 }
 
+// Fails unless `path`, its symlinks followed, lies inside the store at `root` (whose own
+// symlinks are followed too): a link in the store cannot lead out of it.
+absl::Status CheckInsideStore(const fs::path& root, const fs::path& path) {
+  std::error_code ec;
+  const fs::path real_root = fs::canonical(root, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat("cannot read the Ollama store ", root.string()));
+  const fs::path real = fs::canonical(path, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat("cannot read ", path.string()));
+  const auto [root_end, unused] = std::mismatch(real_root.begin(), real_root.end(), real.begin(), real.end());
+  if (root_end != real_root.end()) {
+    return absl::PermissionDeniedError(absl::StrCat(path.string(), " leads out of the Ollama store (to ",
+                                                    real.string(), ")"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<OllamaModel> ReadManifest(const fs::path& root, const OllamaName& name,
                                          const fs::path& manifest) {
+  if (absl::Status inside = CheckInsideStore(root, manifest); !inside.ok()) return inside;
   absl::StatusOr<std::string> text = ReadSmallFile(manifest);
   if (!text.ok()) return text.status();
   const json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
@@ -76,6 +93,10 @@ absl::StatusOr<OllamaModel> ReadManifest(const fs::path& root, const OllamaName&
     if (media != kModelMediaType && media != kParamsMediaType) continue;
     absl::StatusOr<fs::path> blob = BlobPath(root, layer["digest"].get<std::string>());
     if (!blob.ok()) return blob.status();
+    std::error_code exists;
+    if (fs::exists(*blob, exists)) {
+      if (absl::Status inside = CheckInsideStore(root, *blob); !inside.ok()) return inside;
+    }
     if (media == kModelMediaType) {
       std::error_code ec;
       model.gguf_path = blob->string();

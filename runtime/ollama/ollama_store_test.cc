@@ -63,6 +63,8 @@ TEST(OllamaName, RejectsNamesThatCouldEscapeTheStore) {
                           "/abs", "a//b"}) {
     EXPECT_FALSE(ParseOllamaName(bad).ok()) << bad;
   }
+  EXPECT_FALSE(ParseOllamaName(std::string("model\0:tag", 10)).ok());
+  EXPECT_FALSE(ParseOllamaName(std::string("mo\0del", 6)).ok());
 }
 
 TEST_F(OllamaStoreTest, ResolvesAModelToItsBlobAndParams) {
@@ -95,6 +97,38 @@ TEST_F(OllamaStoreTest, RejectsHostileManifests) {
     OllamaName name = *ParseOllamaName(std::string("m:") + tag);
     EXPECT_FALSE(ResolveOllamaModel(root_, name).ok()) << tag;
   }
+}
+
+TEST_F(OllamaStoreTest, SymlinksCannotLeadOutOfTheStore) {
+  const std::string outside = root_ + "_outside";
+  fs::remove_all(outside);
+  fs::create_directories(outside);
+  std::ofstream(outside + "/secret") << "GGUF";
+  std::ofstream(outside + "/manifest") << Manifest("sha256:" + kHexA, "sha256:" + kHexB);
+
+  // A manifest that links out of the store.
+  fs::create_directories(root_ + "/manifests/registry.ollama.ai/library/linked");
+  fs::create_symlink(outside + "/manifest", root_ + "/manifests/registry.ollama.ai/library/linked/latest");
+  absl::StatusOr<OllamaModel> m = ResolveOllamaModel(root_, *ParseOllamaName("linked"));
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kPermissionDenied) << m.status();
+  EXPECT_TRUE(ListOllamaModels(root_).empty());
+
+  // A blob that links out of the store.
+  const std::string hex_c(64, 'c');
+  fs::create_symlink(outside + "/secret", root_ + "/blobs/sha256-" + hex_c);
+  Write("manifests/registry.ollama.ai/library/blob/latest", Manifest("sha256:" + hex_c, "sha256:" + kHexB));
+  m = ResolveOllamaModel(root_, *ParseOllamaName("blob"));
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kPermissionDenied) << m.status();
+  EXPECT_NE(m.status().message().find("leads out of the Ollama store"), std::string::npos);
+
+  // A store that is itself a link (moved to another disk) still serves its models.
+  AddModel("registry.ollama.ai/library/gpt-oss/20b");
+  const std::string link = root_ + "_link";
+  fs::remove(link);
+  fs::create_directory_symlink(root_, link);
+  m = ResolveOllamaModel(link, *ParseOllamaName("gpt-oss:20b"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->gguf_path, link + "/blobs/sha256-" + kHexA);
 }
 
 TEST_F(OllamaStoreTest, ListsReadableModelsSorted) {
