@@ -1,5 +1,5 @@
 // Writes a handful of valid GGUF files (every value type, every supported tensor type)
-// into a folder: the seed corpus of scripts/fuzz_gguf.sh.
+// into a folder: the seeds of tests/fuzz/gguf_reader_fuzzer.
 #include <cstdio>
 #include <cstring>
 #include <string>

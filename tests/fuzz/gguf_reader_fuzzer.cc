@@ -1,19 +1,11 @@
 // libFuzzer target: parses arbitrary bytes as GGUF and touches everything it accepts.
-// Built by scripts/fuzz_gguf.sh with clang (-fsanitize=fuzzer,address,undefined), not Bazel.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
 #include "runtime/gguf/gguf_file.h"
+#include "tests/fuzz/fuzz_check.h"
 
 namespace {
-
-// Aborts with `why` so libFuzzer records the input as a crash.
-void Fail(const char* why) {
-  std::fprintf(stderr, "invariant broken: %s\n", why);
-  std::abort();
-}
 
 // Reads every getter of `key`; only the absence of crashes and sanitizer reports matters.
 void TouchValue(const cpubrrr::GgufFile& f, std::string_view key) {
@@ -41,20 +33,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!f.ok()) {
     if (f.status().code() != absl::StatusCode::kInvalidArgument ||
         f.status().message().rfind("malformed GGUF at byte offset ", 0) != 0) {
-      Fail("error is not a malformed-file error naming an offset");
+      FuzzCheck(false, "error is not a malformed-file error naming an offset");
     }
     return 0;
   }
   for (const cpubrrr::GgufKv& kv : f->kvs()) {
-    if (f->Find(kv.key) != &kv.value) Fail("key lookup disagrees with the key list");
+    if (f->Find(kv.key) != &kv.value) FuzzCheck(false, "key lookup disagrees with the key list");
     TouchValue(*f, kv.key);
   }
   const uint8_t* end = data + size;
   for (const cpubrrr::GgufTensor& t : f->tensors()) {
     if (t.data < data || t.bytes == 0 || t.bytes > static_cast<size_t>(end - t.data)) {
-      Fail("tensor data outside the input");
+      FuzzCheck(false, "tensor data outside the input");
     }
-    if (f->FindTensor(t.name) != &t) Fail("tensor lookup disagrees with the tensor list");
+    if (f->FindTensor(t.name) != &t) FuzzCheck(false, "tensor lookup disagrees with the tensor list");
     volatile uint8_t sink = t.data[0] ^ t.data[t.bytes - 1];
     (void)sink;
   }
