@@ -17,7 +17,7 @@ apt_packages=(
   bazel-bootstrap g++ clang libclang-rt-14-dev
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev libabsl-dev
   nlohmann-json3-dev libcpp-httplib-dev libpcre2-dev
-  python3-jinja2
+  python3-jinja2 nginx-light
   python3-torch python3-regex libopenblas0-pthread
   chromium
   g++-aarch64-linux-gnu qemu-user

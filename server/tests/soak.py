@@ -59,22 +59,22 @@ class Soak:
         with self.lock:
             self.failures.append(why)
 
-    def request(self, method, path, body=None, timeout=600):
+    def request(self, method, path, body=None, timeout=600, headers=None):
         conn = http.client.HTTPConnection('127.0.0.1', self.port, timeout=timeout)
-        conn.request(method, path, body, {'Content-Type': 'application/json'})
+        conn.request(method, path, body, {'Content-Type': 'application/json', **(headers or {})})
         return conn, conn.getresponse()
 
-    def post_json(self, path, body):
-        conn, response = self.request('POST', path, json.dumps(body))
+    def post_json(self, path, body, headers=None):
+        conn, response = self.request('POST', path, json.dumps(body), headers=headers)
         data = response.read()
         conn.close()
         if response.status != 200:
             raise RuntimeError(f'{path}: {response.status} {data[:300]!r}')
         return json.loads(data)
 
-    def stream(self, path, body):
+    def stream(self, path, body, headers=None):
         """Returns the parsed events of a stream: SSE `data:` lines or NDJSON lines."""
-        conn, response = self.request('POST', path, json.dumps(body))
+        conn, response = self.request('POST', path, json.dumps(body), headers=headers)
         if response.status != 200:
             raise RuntimeError(f'{path}: {response.status} {response.read()[:300]!r}')
         events = []
@@ -242,6 +242,27 @@ def wait_idle(soak):
     soak.fail('slots still busy 60 s after the load')
 
 
+def start_server(driver, model, tmp, name, slots):
+    """Starts `cpubrrr serve` on a free loopback port; returns the process, its port (None
+    when it did not start, after printing why) and its stderr's path."""
+    err_path = os.path.join(tmp, name + '.err')
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, 'cache'))
+    # One thread: the clients' work beside the server's must not stall its barriers.
+    server = subprocess.Popen([driver, 'serve', '-m', model, '--port', '0', '-np', str(slots),
+                               '-c', str(1024 * slots), '-t', '1', '--alias', 'soak'],
+                              stdout=subprocess.DEVNULL, stderr=open(err_path, 'w'), env=env)
+    for _ in range(300):
+        text = open(err_path).read()
+        if 'serve: ready' in text:
+            return server, int(re.search(r'listening on http://127\.0\.0\.1:(\d+)', text).group(1)), err_path
+        if server.poll() is not None:
+            break
+        time.sleep(0.1)
+    print(f'FAIL {name} did not start\n' + open(err_path).read())
+    server.kill()
+    return server, None, err_path
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('driver')
@@ -252,24 +273,8 @@ def main():
     args = parser.parse_args()
 
     tmp = os.environ.get('TEST_TMPDIR') or tempfile.mkdtemp()
-    err_path = os.path.join(tmp, 'serve.err')
-    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, 'cache'))
-    # One thread: the clients' work beside the server's must not stall its barriers.
-    server = subprocess.Popen([args.driver, 'serve', '-m', args.model, '--port', '0', '-np', str(args.slots),
-                               '-c', str(1024 * args.slots), '-t', '1', '--alias', 'soak'],
-                              stdout=subprocess.DEVNULL, stderr=open(err_path, 'w'), env=env)
-    port = None
-    for _ in range(300):
-        text = open(err_path).read()
-        if 'serve: ready' in text:
-            port = int(re.search(r'listening on http://127\.0\.0\.1:(\d+)', text).group(1))
-            break
-        if server.poll() is not None:
-            break
-        time.sleep(0.1)
+    server, port, err_path = start_server(args.driver, args.model, tmp, 'serve', args.slots)
     if port is None:
-        print('FAIL the server did not start\n' + open(err_path).read())
-        server.kill()
         return 1
     soak = Soak(port)
 
