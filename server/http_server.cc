@@ -1,6 +1,7 @@
-// Server setup: limits, timeouts, key check, error bodies, routes, start and stop.
+// Server setup: limits, timeouts, CORS, key check, error bodies, routes, start and stop.
 #include "server/http_server.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -41,7 +42,10 @@ HttpServer::HttpServer(ServerOptions options) {
   http_.set_payload_max_length(o.max_body_bytes);
   http_.set_read_timeout(o.timeout_seconds, 0);
   http_.set_write_timeout(o.timeout_seconds, 0);
-  http_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) { return CheckKey(req, res); });
+  http_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    if (HandleCors(req, res)) return httplib::Server::HandlerResponse::Handled;
+    return CheckKey(req, res);
+  });
   http_.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     const ApiError error = res.status == 404 ? NotFound(absl::StrCat("no route ", req.method, " ", req.path))
@@ -62,6 +66,22 @@ HttpServer::HttpServer(ServerOptions options) {
 }
 
 HttpServer::~HttpServer() { Stop(); }
+
+bool HttpServer::HandleCors(const httplib::Request& req, httplib::Response& res) const {
+  const std::vector<std::string>& allowed = state_.options.cors_origins;
+  const std::string origin = req.get_header_value("Origin");
+  if (allowed.empty() || origin.empty()) return false;
+  const bool any = std::find(allowed.begin(), allowed.end(), "*") != allowed.end();
+  if (!any && std::find(allowed.begin(), allowed.end(), origin) == allowed.end()) return false;
+  res.set_header("Access-Control-Allow-Origin", any ? "*" : origin);
+  res.set_header("Vary", "Origin");
+  if (req.method != "OPTIONS" || !req.has_header("Access-Control-Request-Method")) return false;
+  res.status = 204;
+  res.set_header("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
+  res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Api-Key");
+  res.set_header("Access-Control-Max-Age", "600");
+  return true;
+}
 
 httplib::Server::HandlerResponse HttpServer::CheckKey(const httplib::Request& req, httplib::Response& res) {
   const std::vector<std::string>& keys = state_.options.api_keys;

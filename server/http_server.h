@@ -32,6 +32,9 @@ class HttpServer {
   // Answers 401 unless the request carries one of the keys (Bearer or X-Api-Key);
   // /health needs none.
   httplib::Server::HandlerResponse CheckKey(const httplib::Request& req, httplib::Response& res);
+  // With --cors-origin: marks a response to an allowed origin as readable by its page, and
+  // answers its preflight (no key: browsers send none there). Returns whether it answered.
+  bool HandleCors(const httplib::Request& req, httplib::Response& res) const;
 
   ServerState state_;
   httplib::Server http_;

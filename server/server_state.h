@@ -25,6 +25,8 @@ struct ServerOptions {
   uint32_t max_waiting = 16;          // requests waiting beyond the running one
   size_t max_body_bytes = 32u << 20;
   std::string race_url;  // the one endpoint /race/ may reach; empty: any on loopback
+  // Origins whose pages may call the API from a browser ("*": any); empty: no CORS headers.
+  std::vector<std::string> cors_origins;
 };
 
 // The served model as the listing routes describe it.

@@ -177,6 +177,25 @@ async function streamText(params) {
     check((await fetch(`${base}/v1/models`, { headers: { 'X-Api-Key': key } })).status === 200, 'X-Api-Key');
   });
 
+  // The server runs with --cors-origin http://app.example: that origin's pages may call it.
+  await test('CORS: only for the origin allowed, preflight without a key', async () => {
+    const allowed = 'http://app.example';
+    const preflight = await fetch(`${base}/v1/chat/completions`, { method: 'OPTIONS',
+      headers: { Origin: allowed, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+    check(preflight.status === 204, `preflight ${preflight.status}`);
+    check(preflight.headers.get('access-control-allow-origin') === allowed, 'preflight origin');
+    check(/Authorization/.test(preflight.headers.get('access-control-allow-headers') || ''), 'preflight headers');
+    const ok = await fetch(`${base}/v1/models`, { headers: { Origin: allowed, 'X-Api-Key': key } });
+    check(ok.status === 200 && ok.headers.get('access-control-allow-origin') === allowed, 'allowed origin');
+    const unauthorized = await fetch(`${base}/v1/models`, { headers: { Origin: allowed } });
+    check(unauthorized.status === 401, `no key from the allowed origin: ${unauthorized.status}`);
+    const other = await fetch(`${base}/v1/models`, { headers: { Origin: 'http://evil.example', 'X-Api-Key': key } });
+    check(other.headers.get('access-control-allow-origin') === null, 'another origin got a CORS header');
+    const otherPreflight = await fetch(`${base}/v1/models`, { method: 'OPTIONS',
+      headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'GET' } });
+    check(otherPreflight.headers.get('access-control-allow-origin') === null, 'another origin passed the preflight');
+  });
+
   await test('openai: a wrong key is 401', async () => {
     const wrong = new OpenAI({ baseURL: `${base}/v1`, apiKey: key + 'x', maxRetries: 0 });
     try {

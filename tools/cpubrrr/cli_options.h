@@ -64,6 +64,7 @@ struct CliOptions {
   std::string alias;                  // serve --alias: the model's name in the APIs
   int timeout_seconds = 600;          // serve --timeout
   std::string race_url;               // serve --race-url: the one endpoint the race page may reach
+  std::vector<std::string> cors_origins;  // serve --cors-origin: browser origins allowed to call
   int parallel = 4;                   // serve -np: slots
   int n_chunks = -1;                  // perplexity --chunks; -1: all
   std::string kl_base_file;           // perplexity --kl-divergence-base

@@ -91,6 +91,7 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
   so.alias = Alias(options, source->path);
   so.timeout_seconds = options.timeout_seconds;
   so.race_url = options.race_url;
+  so.cors_origins = options.cors_origins;
   server::HttpServer http(so);
   if (absl::Status s = http.Listen(); !s.ok()) return s;
   // A stop signal while the model loads ends the process at once (nothing is served yet);
