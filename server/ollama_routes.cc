@@ -1,9 +1,13 @@
-// Ollama-compatible routes: listing, show, and chat / generate as NDJSON streams.
+// Ollama-compatible routes: listing (the served model and Ollama's store), show, and chat / generate as NDJSON streams.
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "runtime/ollama/ollama_store.h"
 #include "server/ollama_api.h"
 #include "server/routes.h"
 
@@ -30,6 +34,34 @@ Json ListEntry(const ServerState& state) {
   return {{"name", state.options.alias}, {"model", state.options.alias},
           {"modified_at", OllamaTime(c.modified)}, {"size", c.file_bytes}, {"digest", ""},
           {"details", Details(c)}};
+}
+
+// The models in the Ollama store but the served one, as /api/tags lists them (their
+// details are the file's, unread: this server serves only the model it started with).
+std::vector<Json> StoreEntries(const ServerState& state) {
+  std::vector<Json> entries;
+  for (const OllamaModel& m : ListOllamaModels(OllamaStoreRoot())) {
+    const std::string name = m.name.Display();
+    if (name == state.options.alias || m.gguf_path == state.card.path) continue;
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(m.manifest_path, ec);
+    const int64_t modified = ec ? 0 : std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::file_clock::to_sys(mtime).time_since_epoch()).count();
+    entries.push_back({{"name", name}, {"model", name}, {"modified_at", OllamaTime(modified)},
+                       {"size", m.gguf_bytes}, {"digest", ""}, {"details", {{"format", "gguf"}}}});
+  }
+  return entries;
+}
+
+// Returns the 404 for a request naming `name`, which is not the served model: a model of
+// the store says how to serve it.
+ApiError NotServed(const ServerState& state, const std::string& name) {
+  const absl::StatusOr<OllamaName> parsed = ParseOllamaName(name);
+  if (parsed.ok() && ResolveOllamaModel(OllamaStoreRoot(), *parsed).ok()) {
+    return NotFound(absl::StrCat("model '", name, "' is in the Ollama store, but this server serves only '",
+                                 state.options.alias, "' (start it with -m ", parsed->Display(), ")"));
+  }
+  return NotFound("model '" + name + "' not found");
 }
 
 // Whether `name` (as a client lists it, with or without ":latest") is the served model.
@@ -90,9 +122,7 @@ void Generate(ServerState& state, Kind kind, const httplib::Request& req, httpli
   if (!body.ok()) return SendOllamaError(res, FromStatus(body.status()));
   absl::StatusOr<OllamaRequest> r = kind == Kind::kChat ? ParseOllamaChat(*body) : ParseOllamaGenerate(*body);
   if (!r.ok()) return SendOllamaError(res, FromStatus(r.status()));
-  if (!IsServedModel(state, r->model)) {
-    return SendOllamaError(res, NotFound("model '" + r->model + "' not found"));
-  }
+  if (!IsServedModel(state, r->model)) return SendOllamaError(res, NotServed(state, r->model));
   if (r->load_only) {
     Json fields = kind == Kind::kChat ? Json{{"message", {{"role", "assistant"}, {"content", ""}}}} : Json{{"response", ""}};
     fields["done"] = true;
@@ -137,7 +167,10 @@ void AddOllamaRoutes(httplib::Server& http, ServerState& state) {
   http.Get("/api/version", [](const httplib::Request&, httplib::Response& res) { SendJson(res, {{"version", kOllamaVersion}}); });
   // The card is filled when the model is loaded: until then the list is empty.
   http.Get("/api/tags", [&state](const httplib::Request&, httplib::Response& res) {
-    SendJson(res, {{"models", state.queue.load() ? Json::array({ListEntry(state)}) : Json::array()}});
+    Json models = Json::array();
+    if (state.queue.load()) models.push_back(ListEntry(state));
+    for (Json& entry : StoreEntries(state)) models.push_back(std::move(entry));
+    SendJson(res, {{"models", models}});
   });
   http.Get("/api/ps", [&state](const httplib::Request&, httplib::Response& res) {
     if (state.queue.load() == nullptr) return SendJson(res, {{"models", Json::array()}});
@@ -154,7 +187,7 @@ void AddOllamaRoutes(httplib::Server& http, ServerState& state) {
     const JsonFields f(*body);
     if (absl::Status s = f.String("model", name); !s.ok()) return SendOllamaError(res, FromStatus(s));
     if (name.empty() && !f.String("name", name).ok()) name.clear();
-    if (!IsServedModel(state, name)) return SendOllamaError(res, NotFound("model '" + name + "' not found"));
+    if (!IsServedModel(state, name)) return SendOllamaError(res, NotServed(state, name));
     const ModelCard& c = state.card;
     SendJson(res, {{"modelfile", ""}, {"parameters", ""}, {"template", ""}, {"details", Details(c)},
                    {"model_info", {{"general.architecture", Family(c.architecture)},

@@ -229,9 +229,10 @@ async function streamText(params) {
     check(page.status === 200 && /^<!doctype html>/.test(await page.text()), 'the page');
   });
 
-  await test('ollama: list and show', async () => {
+  await test('ollama: list (the served model, then the store) and show', async () => {
     const list = await ollama.list();
-    check(list.models.length === 1 && list.models[0].name === alias, JSON.stringify(list));
+    check(list.models.length === 2 && list.models[0].name === alias && list.models[1].name === 'stored:7b' &&
+          list.models[1].size > 0, JSON.stringify(list));
     const show = await ollama.show({ model: alias });
     check(show.model_info['gptoss.context_length'] > 0, JSON.stringify(show.model_info));
   });
@@ -260,6 +261,15 @@ async function streamText(params) {
       check(false, 'no error');
     } catch (e) {
       check(/not found/.test(e.message), e.message);
+    }
+  });
+
+  await test('ollama: a model of the store that is not served says how to serve it', async () => {
+    try {
+      await ollama.chat({ model: 'stored:7b', messages: hello });
+      check(false, 'no error');
+    } catch (e) {
+      check(/in the Ollama store/.test(e.message) && /-m stored:7b/.test(e.message), e.message);
     }
   });
 

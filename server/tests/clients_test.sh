@@ -11,7 +11,13 @@ script="$5"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$(dirname "$0")/server_port.sh"
 "$synth" --shape=gpt-oss-tiny --tokenizer="$tokenizer" --out="$tmp/tiny.gguf" 2>/dev/null || { echo "FAIL synth"; exit 1; }
-XDG_CACHE_HOME="$tmp/cache" "$driver" serve -m "$tmp/tiny.gguf" --port 0 --api-key secret -c 1024 -np 4 --alias tiny --cors-origin http://app.example \
+# An Ollama store holding one more model, which /api/tags lists beside the served one.
+hex=$(printf 'a%.0s' $(seq 64))
+mkdir -p "$tmp/ollama/blobs" "$tmp/ollama/manifests/registry.ollama.ai/library/stored"
+cp "$tmp/tiny.gguf" "$tmp/ollama/blobs/sha256-$hex"
+printf '{"layers":[{"mediaType":"application/vnd.ollama.image.model","digest":"sha256:%s"}]}' "$hex" \
+  >"$tmp/ollama/manifests/registry.ollama.ai/library/stored/7b"
+OLLAMA_MODELS="$tmp/ollama" XDG_CACHE_HOME="$tmp/cache" "$driver" serve -m "$tmp/tiny.gguf" --port 0 --api-key secret -c 1024 -np 4 --alias tiny --cors-origin http://app.example \
   2>"$tmp/serve.err" &
 pid=$!
 port=$(server_port "$tmp/serve.err") || { kill "$pid"; exit 1; }
