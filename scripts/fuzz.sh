@@ -16,6 +16,8 @@ root="$PWD"
 bazel=(bazel --output_base="$HOME/.cache/cpubrrr/fuzz-output-base")
 "${bazel[@]}" build --config=fuzz "${targets[@]/#/\/\/tests/fuzz:}"
 bin="$("${bazel[@]}" info --config=fuzz bazel-bin)"
+# The fuzz build's Bazel server holds memory the fuzzers want.
+"${bazel[@]}" shutdown
 
 status=0
 for target in "${targets[@]}"; do
