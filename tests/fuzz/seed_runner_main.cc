@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <system_error>
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
@@ -17,8 +18,13 @@ int main(int argc, char** argv) {
   if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
   std::vector<std::filesystem::path> files;
   for (int i = 1; i < argc; ++i) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(argv[i])) {
-      if (entry.is_regular_file()) files.push_back(entry.path());
+    std::error_code ec;
+    for (std::filesystem::recursive_directory_iterator it(argv[i], ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->is_regular_file()) files.push_back(it->path());
+    }
+    if (ec) {
+      std::fprintf(stderr, "cannot read the seeds folder %s: %s\n", argv[i], ec.message().c_str());
+      return 1;
     }
   }
   std::sort(files.begin(), files.end());
