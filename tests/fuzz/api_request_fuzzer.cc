@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/engine/chat_format.h"
+#include "tests/fuzz/chat_formats.h"
 #include "server/anthropic_api.h"
 #include "server/ollama_api.h"
 #include "server/openai_request.h"
@@ -29,8 +30,7 @@ void CheckRefusal(const absl::Status& status) {
 // Renders an accepted request's chat as every template would.
 void Render(const cpubrrr::GenerateRequest& request) {
   if (request.raw_prompt.has_value()) return;
-  for (cpubrrr::ChatFormat format : {cpubrrr::ChatFormat::kHarmony, cpubrrr::ChatFormat::kChatMl,
-                                     cpubrrr::ChatFormat::kQwen3Coder}) {
+  for (cpubrrr::ChatFormat format : kAllChatFormats) {
     const absl::StatusOr<std::string> prompt = cpubrrr::RenderChatPrompt(format, request.chat);
     if (!prompt.ok()) CheckRefusal(prompt.status());
   }

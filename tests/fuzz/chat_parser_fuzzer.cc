@@ -3,18 +3,17 @@
 // The first byte picks the format, the second seeds the piece sizes.
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <string_view>
 #include <vector>
 
 #include "runtime/chat/chat_delta.h"
 #include "runtime/engine/chat_format.h"
+#include "tests/fuzz/chat_formats.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace {
-
-const cpubrrr::ChatFormat kFormats[] = {cpubrrr::ChatFormat::kHarmony, cpubrrr::ChatFormat::kChatMl,
-                                        cpubrrr::ChatFormat::kQwen3Coder};
 
 // A tool with typed parameters, so Qwen3-Coder's XML calls are converted by its schema.
 const std::vector<nlohmann::ordered_json>& Tools() {
@@ -29,7 +28,7 @@ const std::vector<nlohmann::ordered_json>& Tools() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 2) return 0;
-  const cpubrrr::ChatFormat format = kFormats[data[0] % 3];
+  const cpubrrr::ChatFormat format = kAllChatFormats[data[0] % std::size(kAllChatFormats)];
   const std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);
 
   std::unique_ptr<cpubrrr::ChatOutputParser> whole_parser = cpubrrr::NewChatOutputParser(format, Tools());

@@ -6,6 +6,7 @@
 #include "nlohmann/json.hpp"
 #include "runtime/chat/chat_json.h"
 #include "runtime/engine/chat_format.h"
+#include "tests/fuzz/chat_formats.h"
 #include "tests/fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -13,8 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (json.is_discarded()) return 0;
   const absl::StatusOr<cpubrrr::ChatRequest> request = cpubrrr::ChatRequestFromJson(json);
   if (!request.ok()) return 0;
-  for (cpubrrr::ChatFormat format : {cpubrrr::ChatFormat::kHarmony, cpubrrr::ChatFormat::kChatMl,
-                                     cpubrrr::ChatFormat::kQwen3Coder}) {
+  for (cpubrrr::ChatFormat format : kAllChatFormats) {
     const absl::StatusOr<std::string> prompt = cpubrrr::RenderChatPrompt(format, *request);
     FuzzCheck(prompt.ok() || prompt.status().code() == absl::StatusCode::kInvalidArgument,
               "a render failed other than as invalid input");

@@ -31,22 +31,20 @@ void TouchValue(const cpubrrr::GgufFile& f, std::string_view key) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<cpubrrr::GgufFile> f = cpubrrr::OpenGgufFromMemory({data, size});
   if (!f.ok()) {
-    if (f.status().code() != absl::StatusCode::kInvalidArgument ||
-        f.status().message().rfind("malformed GGUF at byte offset ", 0) != 0) {
-      FuzzCheck(false, "error is not a malformed-file error naming an offset");
-    }
+    FuzzCheck(f.status().code() == absl::StatusCode::kInvalidArgument &&
+                  f.status().message().rfind("malformed GGUF at byte offset ", 0) == 0,
+              "error is not a malformed-file error naming an offset");
     return 0;
   }
   for (const cpubrrr::GgufKv& kv : f->kvs()) {
-    if (f->Find(kv.key) != &kv.value) FuzzCheck(false, "key lookup disagrees with the key list");
+    FuzzCheck(f->Find(kv.key) == &kv.value, "key lookup disagrees with the key list");
     TouchValue(*f, kv.key);
   }
   const uint8_t* end = data + size;
   for (const cpubrrr::GgufTensor& t : f->tensors()) {
-    if (t.data < data || t.bytes == 0 || t.bytes > static_cast<size_t>(end - t.data)) {
-      FuzzCheck(false, "tensor data outside the input");
-    }
-    if (f->FindTensor(t.name) != &t) FuzzCheck(false, "tensor lookup disagrees with the tensor list");
+    FuzzCheck(t.data >= data && t.bytes > 0 && t.bytes <= static_cast<size_t>(end - t.data),
+              "tensor data outside the input");
+    FuzzCheck(f->FindTensor(t.name) == &t, "tensor lookup disagrees with the tensor list");
     volatile uint8_t sink = t.data[0] ^ t.data[t.bytes - 1];
     (void)sink;
   }
