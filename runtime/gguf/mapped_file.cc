@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "runtime/gguf/errno_status.h"
+#include "runtime/gguf/mapping_fault_guard.h"
 #include "runtime/gguf/str_cat.h"
 
 namespace cpubrrr {
@@ -44,7 +45,13 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& 
   return std::unique_ptr<MappedFile>(new MappedFile(path, static_cast<const uint8_t*>(p), size, identity));
 }
 
+MappedFile::MappedFile(std::string path, const uint8_t* data, size_t size, FileIdentity identity)
+    : path_(std::move(path)), data_(data), size_(size), identity_(identity) {
+  if (data_ != nullptr) watch_slot_ = WatchMapping(data_, size_, path_.c_str());
+}
+
 MappedFile::~MappedFile() {
+  UnwatchMapping(watch_slot_);
   if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
 }
 

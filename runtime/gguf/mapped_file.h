@@ -25,7 +25,8 @@ struct FileIdentity {
 };
 
 // Owns a private read-only mapping of a file; unmapped on destruction. The bytes stay
-// valid while the object lives, unless another process truncates the file.
+// valid while the object lives, unless another process truncates the file: a read past
+// the new end then ends the process with a message naming the file (mapping_fault_guard.h).
 class MappedFile {
  public:
   // Maps `path` read-only. An empty file gives an empty span and no mapping.
@@ -42,13 +43,13 @@ class MappedFile {
   const FileIdentity& identity() const { return identity_; }
 
  private:
-  MappedFile(std::string path, const uint8_t* data, size_t size, FileIdentity identity)
-      : path_(std::move(path)), data_(data), size_(size), identity_(identity) {}
+  MappedFile(std::string path, const uint8_t* data, size_t size, FileIdentity identity);
 
   std::string path_;
   const uint8_t* data_;
   size_t size_;
   FileIdentity identity_;
+  int watch_slot_ = -1;  // in the fault guard's table
 };
 
 }  // namespace cpubrrr

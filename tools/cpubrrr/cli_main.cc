@@ -1,6 +1,8 @@
 // Parses the command line and dispatches to the subcommand.
 #include "tools/cpubrrr/cli_main.h"
 
+#include <signal.h>
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -43,6 +45,9 @@ absl::Status Dispatch(const CliOptions& options, absl::Span<const ArchitectureFa
 }  // namespace
 
 int CliMain(int argc, char** argv, absl::Span<const ArchitectureFactory> factories) {
+  // A file-size limit (ulimit -f) makes an oversized write fail with EFBIG, which every
+  // writer reports, instead of killing the process with a core dump.
+  signal(SIGXFSZ, SIG_IGN);
   const std::vector<std::string> args(argv + 1, argv + argc);
   absl::StatusOr<CliOptions> options = ParseCommandLine(args);
   absl::Status status = options.status();

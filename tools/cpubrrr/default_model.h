@@ -20,7 +20,8 @@ std::string ModelCacheDir();
 
 // Returns the path of the default model, writing the embedded file first when the cache
 // does not hold it yet (its name carries a hash of the bytes, so a new build's model
-// never meets an old one's).
+// never meets an old one's). When the cache cannot take it (a full disk, no write
+// permission) it says so and returns a path to a copy in memory.
 absl::StatusOr<std::string> EnsureDefaultModel();
 
 }  // namespace cpubrrr

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Faults the driver must survive with a clear message and a clean exit, never a signal:
 # a truncated model file, a KV cache that cannot be allocated (run and serve), a repack
-# cache that cannot be written (the run goes on from memory), and SIGTERM while a stream
+# cache that cannot be written or a full disk (the run goes on from memory), a model file
+# truncated under a running server (it exits naming the file), and SIGTERM while a stream
 # is being generated (the stream ends with its end marker; exit 0 within 10 s).
 # Usage: faults_test.sh CPUBRRR MODEL
 set -uo pipefail
@@ -33,15 +34,70 @@ expect truncated_header 1 "header.gguf" run -m "$tmp/header.gguf" -p Hi -n 4
 expect kv_too_large_run 1 "kv cache: cannot allocate" run -m "$model" -p Hi -n 4 -c 2000000000
 expect kv_too_large_serve 1 "kv cache: cannot allocate" serve -m "$model" --port 0 -np 4 -c 400000000
 expect repack_cache_unwritable 0 "not kept on disk" run -m "$model" -p Hi -n 4 --repack-cache /proc/self/none
+# A file-size limit: the repack cache's space reservation fails; nothing is left behind.
+mkdir -p "$tmp/limited"
+(ulimit -f 64; "$cpubrrr" run -m "$model" -p Hi -n 4 --repack-cache "$tmp/limited" >"$tmp/out" 2>"$tmp/err" </dev/null)
+rc=$?
+[ "$rc" = 0 ] || fail "file_size_limit: exit $rc, wanted 0"
+grep -q "not kept on disk: .*File too large" "$tmp/err" || fail "file_size_limit: stderr lacks the reason"
+[ -z "$(ls -A "$tmp/limited")" ] || fail "file_size_limit: left $(ls "$tmp/limited")"
+
+# A full disk (a 1 MiB tmpfs in a mount namespace of this test's own) under the cache: the
+# default model is not written there, so it runs from memory; no partial file is left.
+mkdir -p "$tmp/full"
+unshare -r -m sh -c 'mount -t tmpfs -o size=1m tmpfs "$1" &&
+  XDG_CACHE_HOME="$1/cache" "$2" run -p Hi -n 4 </dev/null; echo "exit $?"; find "$1" -type f' \
+  sh "$tmp/full" "$cpubrrr" >"$tmp/out" 2>"$tmp/err"
+grep -q "^exit 0$" "$tmp/out" || fail "full_disk: $(grep '^exit' "$tmp/out" || echo 'no mount namespace')"
+grep -q "not kept on disk (.*No space left on device); running it from memory" "$tmp/err" ||
+  fail "full_disk: stderr lacks the reason"
+grep -q "stop: length" "$tmp/err" || fail "full_disk: no answer"
+grep -q "partial\|\.tmp" "$tmp/out" && fail "full_disk: left $(grep 'partial\|\.tmp' "$tmp/out")"
+
+# Waits for a server writing to $1 to say it is ready; sets `port`.
+await_ready() {
+  port=""
+  for _ in $(seq 1 200); do
+    grep -q 'serve: ready' "$1" && port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$1" | grep -o '[0-9]*$') && return
+    sleep 0.1
+  done
+}
+
+# The model file truncated while a server maps it (every weight read from the file): the
+# next request's read of a vanished page ends the server with a message naming the file,
+# and an exit status, not a core dump.
+cp "$model" "$tmp/shrinking.gguf"
+"$cpubrrr" serve -m "$tmp/shrinking.gguf" --no-repack --port 0 -np 1 -c 512 -t 1 >/dev/null 2>"$tmp/serve.err" &
+pid=$!
+await_ready "$tmp/serve.err"
+if [ -z "$port" ]; then
+  cp "$tmp/serve.err" "$tmp/err"; fail "serve on the file to truncate did not start"; kill -9 "$pid"
+else
+  truncate -s 4096 "$tmp/shrinking.gguf"
+  /usr/bin/python3 -c "
+import http.client, sys
+conn = http.client.HTTPConnection('127.0.0.1', $port, timeout=30)
+try:
+    conn.request('POST', '/v1/completions', '{\"prompt\": \"Once upon a time\", \"max_tokens\": 4}')
+    conn.getresponse().read()
+except Exception as e:
+    print('request ended:', type(e).__name__)
+" >"$tmp/out" 2>&1
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    cp "$tmp/serve.err" "$tmp/err"; fail "serve still running after its file was truncated"; kill -9 "$pid"
+  fi
+  wait "$pid"
+  rc=$?
+  cp "$tmp/serve.err" "$tmp/err"
+  [ "$rc" = 74 ] || fail "truncated_while_serving: exit $rc, wanted 74"
+  grep -q "shrinking.gguf changed on disk while in use" "$tmp/err" || fail "truncated_while_serving: no message"
+fi
 
 # SIGTERM while a long answer streams.
 "$cpubrrr" serve -m "$model" --port 0 -np 2 -c 4096 -t 1 >/dev/null 2>"$tmp/serve.err" &
 pid=$!
-port=""
-for _ in $(seq 1 200); do
-  grep -q 'serve: ready' "$tmp/serve.err" && port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$tmp/serve.err" | grep -o '[0-9]*$') && break
-  sleep 0.1
-done
+await_ready "$tmp/serve.err"
 if [ -z "$port" ]; then
   cp "$tmp/serve.err" "$tmp/err"; fail "serve did not start"; kill -9 "$pid"
 else
