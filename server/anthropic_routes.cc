@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "server/client_connection.h"
 #include "server/anthropic_api.h"
 #include "server/routes.h"
 
@@ -16,7 +17,7 @@ Json MessageShell(const ServerState& state, const std::string& id) {
 
 // Streams `request` as server-sent events into `sink`, then ends the stream.
 void Stream(ServerState& state, Scheduler& queue, const GenerateRequest& request, uint32_t n_prompt,
-            httplib::DataSink& sink) {
+            ClientConnection client, httplib::DataSink& sink) {
   bool gone = false;
   auto send = [&](const char* event, const Json& data) {
     const std::string text = std::string("event: ") + event + "\ndata: " + Dump(data) + "\n\n";
@@ -56,7 +57,7 @@ void Stream(ServerState& state, Scheduler& queue, const GenerateRequest& request
       send("content_block_stop", {{"type", "content_block_stop"}, {"index", index}});
     }
   };
-  callbacks.cancelled = [&] { return gone || state.stopping.load(); };
+  callbacks.cancelled = CancelCheck(state.stopping, client, &gone);
   absl::StatusOr<GenerateResult> result = queue.Generate(request, callbacks);
   if (!result.ok()) {
     if (!absl::IsCancelled(result.status())) send("error", Json::parse(FromStatus(result.status()).AnthropicBody()));
@@ -81,17 +82,18 @@ void Messages(ServerState& state, const httplib::Request& req, httplib::Response
   ApiError error;
   absl::StatusOr<uint32_t> n_prompt = CheckPrompt(*queue, r->generate, &error);
   if (!n_prompt.ok()) return SendAnthropicError(res, error);
+  const ClientConnection client(req);
   if (r->stream) {
     res.set_header("Cache-Control", "no-cache");
     res.set_chunked_content_provider(
-        "text/event-stream", [&state, queue, n = *n_prompt, request = std::move(r->generate)](size_t, httplib::DataSink& sink) {
-          Stream(state, *queue, request, n, sink);
+        "text/event-stream", [&state, queue, client, n = *n_prompt, request = std::move(r->generate)](size_t, httplib::DataSink& sink) {
+          Stream(state, *queue, request, n, client, sink);
           return true;
         });
     return;
   }
   GenerateCallbacks callbacks;
-  callbacks.cancelled = [&state] { return state.stopping.load(); };
+  callbacks.cancelled = CancelCheck(state.stopping, client);
   absl::StatusOr<GenerateResult> result = queue->Generate(r->generate, callbacks);
   if (!result.ok()) return SendAnthropicError(res, FromStatus(result.status()));
   Json message = MessageShell(state, RandomId("msg_"));

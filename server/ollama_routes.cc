@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "runtime/ollama/ollama_store.h"
+#include "server/client_connection.h"
 #include "server/ollama_api.h"
 #include "server/routes.h"
 
@@ -133,15 +134,16 @@ void Generate(ServerState& state, Kind kind, const httplib::Request& req, httpli
   if (!CheckPrompt(*queue, r->generate, &error).ok()) return SendOllamaError(res, error);
   const auto start = std::chrono::steady_clock::now();
   auto seconds = [start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const ClientConnection client(req);
   GenerateCallbacks callbacks;
-  callbacks.cancelled = [&state] { return state.stopping.load(); };
+  callbacks.cancelled = CancelCheck(state.stopping, client);
   if (!r->stream) {
     absl::StatusOr<GenerateResult> result = queue->Generate(r->generate, callbacks);
     if (!result.ok()) return SendOllamaError(res, FromStatus(result.status()));
     return SendJson(res, Line(state, FinalFields(kind, &*result, *result, seconds())));
   }
   res.set_chunked_content_provider(
-      "application/x-ndjson", [&state, queue, kind, seconds, request = std::move(r->generate)](size_t, httplib::DataSink& sink) {
+      "application/x-ndjson", [&state, queue, kind, seconds, client, request = std::move(r->generate)](size_t, httplib::DataSink& sink) {
         bool gone = false;
         auto send = [&](const Json& line) {
           const std::string text = Dump(line) + "\n";
@@ -149,7 +151,7 @@ void Generate(ServerState& state, Kind kind, const httplib::Request& req, httpli
         };
         GenerateCallbacks callbacks;
         callbacks.on_delta = [&](const ChatDelta& d) { send(Line(state, DeltaFields(kind, d))); };
-        callbacks.cancelled = [&] { return gone || state.stopping.load(); };
+        callbacks.cancelled = CancelCheck(state.stopping, client, &gone);
         absl::StatusOr<GenerateResult> result = queue->Generate(request, callbacks);
         if (result.ok()) {
           send(Line(state, FinalFields(kind, nullptr, *result, seconds())));

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "server/client_connection.h"
 #include "server/openai_request.h"
 #include "server/openai_response.h"
 #include "server/routes.h"
@@ -41,11 +42,11 @@ class StreamTimings {
 
 // Runs `r` and returns the whole answer.
 void Answer(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeader& h, OpenAiRequest r,
-            httplib::Response& res) {
+            ClientConnection client, httplib::Response& res) {
   std::vector<SampleResult> samples;
   GenerateCallbacks callbacks;
   if (r.logprobs) callbacks.on_token = [&](const SampleResult& s) { samples.push_back(s); };
-  callbacks.cancelled = [&] { return state.stopping.load(); };
+  callbacks.cancelled = CancelCheck(state.stopping, client);
   absl::StatusOr<GenerateResult> result = queue.Generate(r.generate, callbacks);
   if (!result.ok()) return SendOpenAiError(res, FromStatus(result.status()));
   const Json logprobs = r.logprobs ? LogprobsContent(samples, queue.engine().tokenizer()) : Json();
@@ -54,7 +55,7 @@ void Answer(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeade
 
 // Runs `r` streaming server-sent events into `sink`, then ends the stream.
 void Stream(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeader& h, const OpenAiRequest& r,
-            httplib::DataSink& sink) {
+            ClientConnection client, httplib::DataSink& sink) {
   bool gone = false;
   std::vector<SampleResult> pending;  // sampled tokens whose logprobs the next chunk carries
   StreamTimings clock;
@@ -74,7 +75,7 @@ void Stream(ServerState& state, Scheduler& queue, Kind kind, const ResponseHeade
     if (r.logprobs) pending.push_back(s);
   };
   callbacks.on_prompt = [&](const GenerateTimings& t) { clock.Prompt(t); };
-  callbacks.cancelled = [&] { return gone || state.stopping.load(); };
+  callbacks.cancelled = CancelCheck(state.stopping, client, &gone);
   if (kind == Kind::kChat) {
     send(ChatChunk(h, {{"role", "assistant"}, {"content", nullptr}}, nullptr));
     callbacks.on_delta = [&](const ChatDelta& d) {
@@ -120,11 +121,12 @@ void Generate(ServerState& state, Kind kind, const httplib::Request& req, httpli
   ApiError error;
   if (!CheckPrompt(*queue, r->generate, &error).ok()) return SendOpenAiError(res, error);
   const ResponseHeader h{RandomId(kind == Kind::kChat ? "chatcmpl-" : "cmpl-"), UnixSeconds(), state.options.alias};
-  if (!r->stream) return Answer(state, *queue, kind, h, *std::move(r), res);
+  const ClientConnection client(req);
+  if (!r->stream) return Answer(state, *queue, kind, h, *std::move(r), client, res);
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider(
-      "text/event-stream", [&state, queue, kind, h, request = *std::move(r)](size_t, httplib::DataSink& sink) {
-        Stream(state, *queue, kind, h, request, sink);
+      "text/event-stream", [&state, queue, kind, h, client, request = *std::move(r)](size_t, httplib::DataSink& sink) {
+        Stream(state, *queue, kind, h, request, client, sink);
         return true;
       });
 }

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "server/client_connection.h"
 #include "server/openai_request.h"
 #include "server/responses_api.h"
 #include "server/routes.h"
@@ -12,7 +13,7 @@ namespace {
 
 // Streams `r` as Responses events into `sink`, then ends the stream.
 void Stream(ServerState& state, Scheduler& queue, const std::string& id, const Json& body, const OpenAiRequest& r,
-            httplib::DataSink& sink) {
+            ClientConnection client, httplib::DataSink& sink) {
   bool gone = false;
   ResponsesEvents events(id, UnixSeconds(), state.options.alias, body, [&](const std::string& type, const Json& data) {
     const std::string text = "event: " + type + "\ndata: " + Dump(data) + "\n\n";
@@ -21,7 +22,7 @@ void Stream(ServerState& state, Scheduler& queue, const std::string& id, const J
   events.Start();
   GenerateCallbacks callbacks;
   callbacks.on_delta = [&](const ChatDelta& d) { events.Delta(d); };
-  callbacks.cancelled = [&] { return gone || state.stopping.load(); };
+  callbacks.cancelled = CancelCheck(state.stopping, client, &gone);
   absl::StatusOr<GenerateResult> result = queue.Generate(r.generate, callbacks);
   if (result.ok()) {
     events.Finish(*result);
@@ -44,17 +45,18 @@ void Responses(ServerState& state, const httplib::Request& req, httplib::Respons
   ApiError error;
   if (!CheckPrompt(*queue, r->generate, &error).ok()) return SendOpenAiError(res, error);
   const std::string id = RandomId("resp_");
+  const ClientConnection client(req);
   if (r->stream) {
     res.set_header("Cache-Control", "no-cache");
-    res.set_chunked_content_provider("text/event-stream", [&state, queue, id, body = *std::move(body),
+    res.set_chunked_content_provider("text/event-stream", [&state, queue, id, client, body = *std::move(body),
                                                            request = *std::move(r)](size_t, httplib::DataSink& sink) {
-      Stream(state, *queue, id, body, request, sink);
+      Stream(state, *queue, id, body, request, client, sink);
       return true;
     });
     return;
   }
   GenerateCallbacks callbacks;
-  callbacks.cancelled = [&state] { return state.stopping.load(); };
+  callbacks.cancelled = CancelCheck(state.stopping, client);
   absl::StatusOr<GenerateResult> result = queue->Generate(r->generate, callbacks);
   if (!result.ok()) return SendOpenAiError(res, FromStatus(result.status()));
   SendJson(res, ResponseObject(id, UnixSeconds(), state.options.alias, *body, *result));

@@ -94,6 +94,52 @@ except Exception as e:
   grep -q "shrinking.gguf changed on disk while in use" "$tmp/err" || fail "truncated_while_serving: no message"
 fi
 
+# Clients that go away while waiting for a whole (not streamed) answer, on the chat and the
+# text route (every route asks the same CancelCheck): the slot stops generating at once, where
+# the 120000 tokens asked would take it far longer than the 5 s allowed.
+"$cpubrrr" serve -m "$model" --port 0 -np 1 -c 131072 -t 1 >/dev/null 2>"$tmp/serve.err" &
+pid=$!
+await_ready "$tmp/serve.err"
+if [ -z "$port" ]; then
+  cp "$tmp/serve.err" "$tmp/err"; fail "serve for the vanishing clients did not start"; kill -9 "$pid"
+else
+  /usr/bin/python3 - "$port" >"$tmp/err" 2>&1 <<'PY' || fail "vanishing clients"
+import http.client, json, re, socket, sys, time
+port = int(sys.argv[1])
+def get(path):
+    conn = http.client.HTTPConnection('127.0.0.1', port, timeout=60)
+    conn.request('GET', path)
+    return conn.getresponse().read().decode()
+def predicted():
+    return int(float(re.search(r'^llamacpp:tokens_predicted_total (\S+)', get('/metrics'), re.M).group(1)))
+bad = 0
+for path, body in [('/v1/chat/completions', {'messages': [{'role': 'user', 'content': 'Tell a long story.'}],
+                                             'max_tokens': 120000, 'ignore_eos': True}),
+                   ('/v1/completions', {'prompt': 'Once upon a time', 'max_tokens': 120000, 'ignore_eos': True})]:
+    before = predicted()
+    data = json.dumps(body).encode()
+    client = socket.create_connection(('127.0.0.1', port))
+    client.sendall(b'POST ' + path.encode() + b' HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+                   b'Content-Length: ' + str(len(data)).encode() + b'\r\n\r\n' + data)
+    time.sleep(0.5)
+    if not json.loads(get('/slots'))[0]['is_processing']:
+        print('FAIL:', path, 'was not being answered when its client left')
+        bad += 1
+    client.close()
+    left = time.time()
+    while time.time() < left + 5 and json.loads(get('/slots'))[0]['is_processing']:
+        time.sleep(0.02)
+    if json.loads(get('/slots'))[0]['is_processing']:
+        print('FAIL:', path, 'still generating 5 s after its client left')
+        bad += 1
+    else:
+        print(path, 'slot free %.2f s after the client left, %d tokens made' % (time.time() - left, predicted() - before))
+sys.exit(bad)
+PY
+  cat "$tmp/err"
+  kill -TERM "$pid"; wait "$pid"
+fi
+
 # SIGTERM while a long answer streams.
 "$cpubrrr" serve -m "$model" --port 0 -np 2 -c 4096 -t 1 >/dev/null 2>"$tmp/serve.err" &
 pid=$!
