@@ -56,8 +56,8 @@ std::string HarmonyTypeScriptType(const Json& spec) {
     }
     return out;
   }
-  const Json& one_of = JinjaAttr(spec, "oneOf");
-  if (JinjaTruthy(one_of)) {
+  if (JinjaTruthy(JinjaAttr(spec, "oneOf"))) {
+    const Json& one_of = JinjaList(JinjaAttr(spec, "oneOf"), "a tool schema's oneOf");
     // The template's object-variant check sets a variable inside a for loop, which Jinja
     // scopes to the loop, so it never fires: every variant is printed.
     std::string out;
@@ -75,8 +75,8 @@ std::string HarmonyTypeScriptType(const Json& spec) {
     return out;
   }
   if (IsType(spec, "string")) {
-    const Json& values = JinjaAttr(spec, "enum");
-    if (JinjaTruthy(values)) {
+    if (JinjaTruthy(JinjaAttr(spec, "enum"))) {
+      const Json& values = JinjaList(JinjaAttr(spec, "enum"), "a tool schema's enum");
       std::string out = "\"";
       for (size_t i = 0; i < values.size(); ++i) {
         if (i) out += "\" | \"";

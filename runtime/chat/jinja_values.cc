@@ -34,6 +34,11 @@ const nlohmann::ordered_json& JinjaAttr(const nlohmann::ordered_json& v, std::st
   return it == v.end() ? kNull : *it;
 }
 
+const nlohmann::ordered_json& JinjaList(const nlohmann::ordered_json& v, std::string_view what) {
+  if (!v.is_array()) throw JinjaError(std::string(what) + " must be a list, not " + v.type_name());
+  return v;
+}
+
 namespace {
 
 // Python's repr() of a str: single quotes unless the text holds ' and no ".

@@ -2,6 +2,7 @@
 #ifndef CPUBRRR_RUNTIME_CHAT_JINJA_VALUES_H_
 #define CPUBRRR_RUNTIME_CHAT_JINJA_VALUES_H_
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,17 @@ bool JinjaTruthy(const nlohmann::ordered_json& v);
 
 // Returns member `key` of object `v`, or null when `v` is not an object or lacks it.
 const nlohmann::ordered_json& JinjaAttr(const nlohmann::ordered_json& v, std::string_view key);
+
+// What a template raises where Jinja would stop with an error, such as a loop over a
+// value that is not a list; the renderer's caller turns it into a refused request.
+class JinjaError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Returns `v` for a template's `for x in v` over a list; raises JinjaError naming `what`
+// when `v` is anything else.
+const nlohmann::ordered_json& JinjaList(const nlohmann::ordered_json& v, std::string_view what);
 
 // Returns Python's str(v): strings as is, True/False/None, numbers as repr, lists and
 // dicts as Python prints them (['a', 1], {'k': True}).

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/chat/harmony_parser.h"
 #include "runtime/chat/harmony_renderer.h"
+#include "runtime/chat/jinja_values.h"
 #include "runtime/chat/qwen3_coder_renderer.h"
 #include "runtime/chat/qwen3_parser.h"
 #include "runtime/chat/qwen3_renderer.h"
@@ -22,14 +23,30 @@ absl::StatusOr<ChatFormat> ChatFormatFor(std::string_view architecture, std::str
       absl::StrCat("no chat template for architecture '", std::string(architecture), "'"));
 }
 
+namespace {
+
+absl::Status CannotRender(const char* why) {
+  return absl::InvalidArgumentError(absl::StrCat("the chat template cannot render the request: ", why));
+}
+
+}  // namespace
+
 absl::StatusOr<std::string> RenderChatPrompt(ChatFormat format, const ChatRequest& request) {
-  switch (format) {
-    case ChatFormat::kHarmony:
-      return RenderHarmonyPrompt(request);
-    case ChatFormat::kQwen3Coder:
-      return RenderQwen3CoderPrompt(request);
-    default:
-      return RenderQwen3Prompt(request);
+  // Tool schemas come from the client as any JSON; a shape the template cannot walk is the
+  // request's fault, as Jinja's error would be.
+  try {
+    switch (format) {
+      case ChatFormat::kHarmony:
+        return RenderHarmonyPrompt(request);
+      case ChatFormat::kQwen3Coder:
+        return RenderQwen3CoderPrompt(request);
+      default:
+        return RenderQwen3Prompt(request);
+    }
+  } catch (const JinjaError& e) {
+    return CannotRender(e.what());
+  } catch (const nlohmann::json::exception& e) {
+    return CannotRender(e.what());
   }
 }
 

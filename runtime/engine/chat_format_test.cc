@@ -1,4 +1,5 @@
-// The chat format each file gets, and Qwen3-Coder's calls read back as they were rendered.
+// The chat format each file gets, Qwen3-Coder's calls read back as they were rendered, and
+// tool schemas no template can walk refused rather than thrown.
 #include "runtime/engine/chat_format.h"
 
 #include "gtest/gtest.h"
@@ -34,6 +35,28 @@ TEST(ChatFormat, Qwen3CoderReadsBackTheCallsItRenders) {
   ASSERT_EQ(parsed.tool_calls.size(), 1u) << answer;
   EXPECT_EQ(parsed.tool_calls[0], call);
   EXPECT_EQ(parsed.content, "");
+}
+
+// Found by the api_request fuzzer: `"oneOf": 0.9` threw out of the renderer and killed the
+// server. Jinja would raise too; the request is refused, naming what is wrong.
+TEST(ChatFormat, ToolSchemasTheTemplateCannotWalkAreRefused) {
+  for (const char* property : {R"({"oneOf": 0.9})", R"({"type": "string", "enum": "abc"})",
+                               R"({"type": "string", "enum": {"a": 1}})"}) {
+    ChatRequest request;
+    request.tools = {nlohmann::ordered_json::parse(std::string(R"({"type": "function", "function": {"name": "f",
+      "parameters": {"type": "object", "properties": {"p": )") + property + "}}}}")};
+    request.messages = {{.role = "user", .content = "Hi"}};
+    for (ChatFormat format : {ChatFormat::kHarmony, ChatFormat::kChatMl, ChatFormat::kQwen3Coder}) {
+      absl::StatusOr<std::string> prompt = RenderChatPrompt(format, request);
+      if (format != ChatFormat::kHarmony) {  // the Qwen3 templates print schemas as JSON
+        EXPECT_TRUE(prompt.ok()) << prompt.status();
+        continue;
+      }
+      ASSERT_FALSE(prompt.ok()) << property;
+      EXPECT_EQ(prompt.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_NE(prompt.status().message().find("must be a list"), std::string::npos) << prompt.status();
+    }
+  }
 }
 
 }  // namespace
