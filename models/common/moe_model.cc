@@ -25,6 +25,7 @@
 #include "models/common/linear.h"
 #include "models/common/prepare_weights.h"
 #include "models/common/repacked_weights.h"
+#include "runtime/gguf/page_in.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/kv_cache/rewindable_kv_cache.h"
 #include "runtime/threading/page_warmer.h"
@@ -126,6 +127,7 @@ class MoeModel : public Model {
   absl::Status ForwardBatch(absl::Span<const ForwardEntry> entries) override;
   uint64_t weight_bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
   uint32_t DefaultContextLength() const override;
+  uint64_t SessionBytes(uint32_t context_length) const override;
 
  private:
   // A row of a pass: a token of a session at its position.
@@ -298,11 +300,17 @@ std::vector<uint32_t> MoeModel::CacheCapacities(uint32_t context) const {
 }
 
 uint32_t MoeModel::DefaultContextLength() const {
-  // The trained context, halved until the cache takes at most half of RAM.
-  const uint64_t ram = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  // The trained context, halved until the cache takes at most half of RAM (or of a
+  // cgroup's limit).
+  const uint64_t ram = std::min<uint64_t>(static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE),
+                                          CgroupMemoryLimitBytes("/proc/self/cgroup", "/sys/fs/cgroup"));
   uint32_t ctx = c_.n_ctx_train;
-  while (ctx > 4096 && KvCache::BytesFor(CacheCapacities(ctx), c_.kv_dim(), options_.kv_type) > ram / 2) ctx /= 2;
+  while (ctx > 4096 && SessionBytes(ctx) > ram / 2) ctx /= 2;
   return ctx;
+}
+
+uint64_t MoeModel::SessionBytes(uint32_t context_length) const {
+  return KvCache::BytesFor(CacheCapacities(context_length), c_.kv_dim(), options_.kv_type);
 }
 
 absl::StatusOr<std::unique_ptr<Session>> MoeModel::NewSession(uint32_t context_length) {

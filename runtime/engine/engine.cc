@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "runtime/gguf/page_in.h"
 #include "runtime/engine/turn.h"
 #include "runtime/tokenizer/tokenizer_json.h"
 
@@ -18,9 +20,24 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Opens `n` sessions of `each` positions (0: the model's choice for one, split among them).
-absl::StatusOr<std::vector<EngineSlot>> OpenSlots(Model& model, uint32_t each, uint32_t n) {
-  if (each == 0 && n > 1) each = std::max<uint32_t>(model.DefaultContextLength() / n, 1);
+double GiB(uint64_t bytes) { return static_cast<double>(bytes) / (uint64_t{1} << 30); }
+
+// Opens `n` sessions of `each` positions whose caches fit `budget` bytes together. With
+// `each` 0, the model's choice for one session is split among them and halved (down to
+// kMinDefaultContext) until the caches take at most half the budget.
+absl::StatusOr<std::vector<EngineSlot>> OpenSlots(Model& model, uint32_t each, uint32_t n, uint64_t budget) {
+  constexpr uint32_t kMinDefaultContext = 2048;
+  if (each == 0) {
+    each = std::max<uint32_t>(model.DefaultContextLength() / n, 1);
+    while (each > kMinDefaultContext && n * model.SessionBytes(each) > budget / 2) each /= 2;
+  }
+  const uint64_t total = n * model.SessionBytes(each);
+  if (total > budget) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "kv cache: cannot allocate %u slot%s of %u positions (%.2f GiB): %.2f GiB of memory is available "
+        "(a cgroup limit included); lower -c or -np",
+        n, n == 1 ? "" : "s", each, GiB(total), GiB(budget)));
+  }
   std::vector<EngineSlot> slots(n);
   for (EngineSlot& slot : slots) {
     absl::StatusOr<std::unique_ptr<Session>> session = model.NewSession(each);
@@ -49,8 +66,10 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::unique_ptr<Model> mo
     if (!id.ok()) return id.status();
     stop_ids.push_back(*id);
   }
+  uint64_t budget = options.memory_budget != 0 ? options.memory_budget : AvailableMemoryBytes();
+  if (budget == 0) budget = UINT64_MAX;  // unknown (no /proc/meminfo): not limited
   absl::StatusOr<std::vector<EngineSlot>> slots =
-      OpenSlots(*model, options.context_length, std::max<uint32_t>(options.slots, 1));
+      OpenSlots(*model, options.context_length, std::max<uint32_t>(options.slots, 1), budget);
   if (!slots.ok()) return slots.status();
   return std::unique_ptr<Engine>(new Engine(std::move(model), std::move(tokenizer), *format,
                                             *std::move(slots), std::move(stop_ids), options));

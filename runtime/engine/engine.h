@@ -26,6 +26,9 @@ struct EngineOptions {
   uint32_t batch_size = 512;  // prompt tokens per Forward call during prefill
   uint32_t slots = 1;         // sessions (llama-server's -np); Generate uses the first
   std::string chat_template;  // the file's tokenizer.chat_template: picks Qwen3-Coder's format
+  // What the slots' caches may take together; 0: the memory available now, a cgroup's
+  // limit included (AvailableMemoryBytes).
+  uint64_t memory_budget = 0;
 };
 
 // A session and the tokens in its KV cache, in order.

@@ -69,6 +69,39 @@ GenerateRequest UserSays(const std::string& text) {
   return request;
 }
 
+// A model whose caches take 1 KiB per position and n_ctx_train 32768, for the memory budget.
+std::unique_ptr<FakeModel> KibPerPositionModel() {
+  const ModelInfo info{.architecture = "gpt-oss", .n_vocab = static_cast<uint32_t>(TestTokenizer()->vocab_size()),
+                       .n_ctx_train = 32768};
+  auto model = std::make_unique<FakeModel>(info, [](absl::Span<const int32_t>) { return int32_t{'z'}; });
+  model->set_bytes_per_position(1024);
+  return model;
+}
+
+TEST(Engine, SlotsThatDoNotFitTheMemoryBudgetAreRefused) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(
+      KibPerPositionModel(), TestTokenizer(), {.context_length = 8192, .slots = 4, .memory_budget = 16 << 20});
+  ASSERT_FALSE(engine.ok());
+  EXPECT_EQ(engine.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(engine.status().message(),
+            "kv cache: cannot allocate 4 slots of 8192 positions (0.03 GiB): 0.02 GiB of memory is available "
+            "(a cgroup limit included); lower -c or -np");
+  EXPECT_TRUE(Engine::Create(KibPerPositionModel(), TestTokenizer(),
+                             {.context_length = 4096, .slots = 4, .memory_budget = 16 << 20})
+                  .ok());
+}
+
+TEST(Engine, TheDefaultContextIsSplitAndHalvedToHalfTheBudget) {
+  // 32768 positions over 4 slots is 8192 each: 32 MiB in all, halved twice to fit 8 MiB.
+  absl::StatusOr<std::unique_ptr<Engine>> engine =
+      Engine::Create(KibPerPositionModel(), TestTokenizer(), {.slots = 4, .memory_budget = 16 << 20});
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  EXPECT_EQ((*engine)->context_length(), 2048u);
+  engine = Engine::Create(KibPerPositionModel(), TestTokenizer(), {.slots = 4, .memory_budget = uint64_t{1} << 30});
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  EXPECT_EQ((*engine)->context_length(), 8192u);
+}
+
 TEST(Engine, HarmonyStopsOnReturnNotEnd) {
   EngineFixture f("gpt-oss");
   absl::StatusOr<GenerateResult> r = f.Run(

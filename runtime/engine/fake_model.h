@@ -28,6 +28,7 @@ class FakeModel : public Model {
 
   const ModelInfo& info() const override { return info_; }
   absl::StatusOr<std::unique_ptr<Session>> NewSession(uint32_t context_length) override;
+  uint64_t SessionBytes(uint32_t context_length) const override { return context_length * bytes_per_position_; }
   absl::Status Forward(Session& session, absl::Span<const int32_t> tokens,
                        absl::Span<float> logits) override;
   // Model's one-by-one ForwardBatch, noting the widest batch.
@@ -42,6 +43,8 @@ class FakeModel : public Model {
   // Makes later sessions rewind as a sliding-window ring does: at most `limit` positions
   // back, else to the latest checkpoint at or before the target, else to 0.
   void set_rewind_limit(uint32_t limit) { rewind_limit_ = limit; }
+  // Makes a session's cache take `bytes` per position (0, the default: unknown).
+  void set_bytes_per_position(uint64_t bytes) { bytes_per_position_ = bytes; }
   // Makes each Forward call take at least `delay`, as a real model's step does.
   void set_step_delay(std::chrono::microseconds delay) { step_delay_ = delay; }
 
@@ -49,6 +52,7 @@ class FakeModel : public Model {
   ModelInfo info_;
   NextToken next_;
   uint64_t evaluated_ = 0;
+  uint64_t bytes_per_position_ = 0;
   uint64_t forward_calls_ = 0;
   std::atomic<size_t> widest_batch_{0};
   uint32_t rewind_limit_ = UINT32_MAX;

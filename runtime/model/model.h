@@ -76,6 +76,10 @@ class Model {
   // Returns the context NewSession(0) gives, without making a session.
   virtual uint32_t DefaultContextLength() const { return info().n_ctx_train; }
 
+  // Returns the bytes of the KV cache a session of `context_length` positions holds; 0 when
+  // the model does not say.
+  virtual uint64_t SessionBytes(uint32_t context_length) const { return 0; }
+
   // Runs `tokens` at the session's next positions, appends them to its cache and writes
   // the next-token logits after the last of them to `logits` (n_vocab floats). Fails,
   // changing nothing, when the tokens do not fit the context or an id is out of range.
