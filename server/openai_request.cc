@@ -151,6 +151,11 @@ absl::StatusOr<OpenAiRequest> ParseChatCompletionRequest(const Json& body) {
     const JsonFields k(kwargs, "chat_template_kwargs.");
     if (absl::Status s = k.Bool("enable_thinking", r.generate.chat.enable_thinking); !s.ok()) return s;
     if (absl::Status s = ReadReasoningEffort(k, "reasoning_effort", r.generate.chat); !s.ok()) return s;
+    if (k.Has("preserve_reasoning")) {
+      bool preserve = false;
+      if (absl::Status s = k.Bool("preserve_reasoning", preserve); !s.ok()) return s;
+      r.generate.chat.preserve_reasoning = preserve;
+    }
   }
   return r;
 }

@@ -2,6 +2,7 @@
 #ifndef CPUBRRR_RUNTIME_CHAT_CHAT_TYPES_H_
 #define CPUBRRR_RUNTIME_CHAT_CHAT_TYPES_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct ChatRequest {
   std::vector<nlohmann::ordered_json> tools;
   ReasoningEffort reasoning_effort = ReasoningEffort::kMedium;  // gpt-oss only
   bool enable_thinking = true;                                  // Qwen3 only
+  // Earlier assistant turns keep their reasoning in the prompt, which the official
+  // templates drop (llama-server's --reasoning-preserve); unset: the engine's default.
+  std::optional<bool> preserve_reasoning;
   std::string date;            // "YYYY-MM-DD" for gpt-oss; empty: today (UTC)
   std::string model_identity;  // gpt-oss system line; empty: the official default
   bool add_generation_prompt = true;

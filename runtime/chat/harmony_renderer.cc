@@ -66,6 +66,7 @@ absl::StatusOr<std::string> RenderHarmonyPrompt(const ChatRequest& request) {
     out += "<|end|>";
   }
 
+  const bool preserve = request.preserve_reasoning.value_or(false);
   std::optional<std::string> last_tool_call;
   for (size_t i = first; i < messages.size(); ++i) {
     const ChatMessage& m = messages[i];
@@ -76,9 +77,10 @@ absl::StatusOr<std::string> RenderHarmonyPrompt(const ChatRequest& request) {
             "harmony: pass analysis text as reasoning and final text as content, without <|channel|> tags");
       }
       if (!m.tool_calls.empty()) {
+        // A later final answer drops this call's reasoning, unless reasoning is preserved.
         bool future_final = false;
         for (size_t j = i + 1; j < messages.size(); ++j) {
-          if (messages[j].role == "assistant" && messages[j].tool_calls.empty()) future_final = true;
+          if (messages[j].role == "assistant" && messages[j].tool_calls.empty()) future_final = !preserve;
         }
         if (!m.content.empty() && !m.reasoning.empty()) {
           return absl::InvalidArgumentError(
@@ -94,6 +96,7 @@ absl::StatusOr<std::string> RenderHarmonyPrompt(const ChatRequest& request) {
         if (!m.reasoning.empty()) out += Analysis(m.reasoning);
         out += "<|start|>assistant<|channel|>final<|message|>" + m.content + "<|return|>";
       } else {
+        if (preserve && !m.reasoning.empty()) out += Analysis(m.reasoning);
         out += "<|start|>assistant<|channel|>final<|message|>" + m.content + "<|end|>";
         last_tool_call.reset();
       }

@@ -14,7 +14,8 @@ namespace cpubrrr {
 // A leading system or developer message becomes the developer "# Instructions"; later
 // system/developer messages are dropped, as the template drops them. Earlier assistant
 // turns keep only their final answer; an assistant tool-call turn keeps its reasoning
-// (or content) as analysis unless a later assistant turn gives a final answer. Only the
+// (or content) as analysis unless a later assistant turn gives a final answer. With
+// `preserve_reasoning`, every assistant turn keeps its reasoning as analysis. Only the
 // first tool call of a message is rendered (the template assumes one). Fails where the
 // template raises: no messages, channel tags inside content or reasoning, both content
 // and reasoning on a tool-call turn, a tool result without a preceding tool call.

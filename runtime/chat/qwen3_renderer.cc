@@ -54,6 +54,7 @@ absl::StatusOr<std::string> RenderQwen3Prompt(const ChatRequest& request) {
     }
   }
 
+  const bool preserve = request.preserve_reasoning.value_or(false);
   for (size_t i = 0; i < n; ++i) {
     const ChatMessage& m = messages[i];
     const bool last = i + 1 == n;
@@ -70,7 +71,8 @@ absl::StatusOr<std::string> RenderQwen3Prompt(const ChatRequest& request) {
         reasoning = LStripNewlines(open == std::string::npos ? before : before.substr(open + 7));
         content = LStripNewlines(content.substr(content.rfind("</think>") + 8));
       }
-      if (i > last_query && (last || !reasoning.empty())) {
+      const bool keep = (i > last_query && last) || ((i > last_query || preserve) && !reasoning.empty());
+      if (keep) {
         out += "<|im_start|>assistant\n<think>\n" + StripNewlines(reasoning) + "\n</think>\n\n" +
                LStripNewlines(content);
       } else {

@@ -91,7 +91,10 @@ Engine::Engine(std::unique_ptr<Model> model, std::unique_ptr<BpeTokenizer> token
 
 absl::StatusOr<std::vector<int32_t>> Engine::TokenizePrompt(const GenerateRequest& request) const {
   if (request.raw_prompt.has_value()) return prompt_tokenizer_.TokenizeRaw(*request.raw_prompt);
-  return prompt_tokenizer_.TokenizeChat(format_, request.chat);
+  if (request.chat.preserve_reasoning.has_value()) return prompt_tokenizer_.TokenizeChat(format_, request.chat);
+  ChatRequest chat = request.chat;
+  chat.preserve_reasoning = options_.preserve_reasoning;
+  return prompt_tokenizer_.TokenizeChat(format_, chat);
 }
 
 void Engine::Reset() {

@@ -29,6 +29,9 @@ struct EngineOptions {
   // What the slots' caches may take together; 0: the memory available now, a cgroup's
   // limit included (AvailableMemoryBytes).
   uint64_t memory_budget = 0;
+  // Chat requests that do not say keep earlier turns' reasoning in the prompt
+  // (ChatRequest::preserve_reasoning).
+  bool preserve_reasoning = false;
 };
 
 // A session and the tokens in its KV cache, in order.

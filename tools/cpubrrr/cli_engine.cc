@@ -54,6 +54,7 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   load.engine.context_length = options.context_length;
   load.engine.slots = slots;
   load.engine.batch_size = options.batch_size;
+  load.engine.preserve_reasoning = options.reasoning_preserve;
   load.model.ubatch_size = options.ubatch_size;
   load.model.kv_type = options.cache_type;
   load.model.threads = options.threads;

@@ -39,6 +39,7 @@ struct CliOptions {
   std::string system_prompt;          // -sys
   ReasoningEffort reasoning_effort = ReasoningEffort::kMedium;
   bool no_think = false;              // Qwen3: thinking off
+  bool reasoning_preserve = false;    // earlier turns keep their reasoning in the prompt
   bool ignore_eos = false;            // never end a turn with the model's end token
   bool raw = false;                   // run: the prompt is already formatted
   std::vector<std::string> stop;      // --stop, repeatable
