@@ -130,7 +130,8 @@ void AddNativeRoutes(httplib::Server& http, ServerState& state) {
     if (!body.ok()) return SendOpenAiError(res, FromStatus(body.status()));
     absl::StatusOr<OpenAiRequest> r = ParseChatCompletionRequest(*body);
     if (!r.ok()) return SendOpenAiError(res, FromStatus(r.status()));
-    absl::StatusOr<std::string> prompt = RenderChatPrompt(queue->engine().chat_format(), r->generate.chat);
+    absl::StatusOr<std::string> prompt = RenderChatPrompt(queue->engine().chat_format(),
+                                                           queue->engine().WithDefaults(r->generate.chat));
     if (!prompt.ok()) return SendOpenAiError(res, FromStatus(prompt.status()));
     SendJson(res, {{"prompt", *prompt}});
   });

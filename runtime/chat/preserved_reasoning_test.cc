@@ -14,7 +14,7 @@ namespace {
 
 using Renderer = absl::StatusOr<std::string> (*)(const ChatRequest&);
 
-// A two-turn conversation: the first answer reasoned, a tool was called on the way.
+// A conversation whose first answer reasoned, with the second question or without it.
 ChatRequest Conversation(bool second_question) {
   ChatRequest r;
   r.date = "2026-12-04";

@@ -91,10 +91,12 @@ Engine::Engine(std::unique_ptr<Model> model, std::unique_ptr<BpeTokenizer> token
 
 absl::StatusOr<std::vector<int32_t>> Engine::TokenizePrompt(const GenerateRequest& request) const {
   if (request.raw_prompt.has_value()) return prompt_tokenizer_.TokenizeRaw(*request.raw_prompt);
-  if (request.chat.preserve_reasoning.has_value()) return prompt_tokenizer_.TokenizeChat(format_, request.chat);
-  ChatRequest chat = request.chat;
-  chat.preserve_reasoning = options_.preserve_reasoning;
-  return prompt_tokenizer_.TokenizeChat(format_, chat);
+  return prompt_tokenizer_.TokenizeChat(format_, WithDefaults(request.chat));
+}
+
+ChatRequest Engine::WithDefaults(ChatRequest chat) const {
+  if (!chat.preserve_reasoning.has_value()) chat.preserve_reasoning = options_.preserve_reasoning;
+  return chat;
 }
 
 void Engine::Reset() {

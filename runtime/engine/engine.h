@@ -52,6 +52,9 @@ class Engine {
 
   // Returns the prompt ids of `request` (its chat rendered, or its raw prompt).
   absl::StatusOr<std::vector<int32_t>> TokenizePrompt(const GenerateRequest& request) const;
+  // Returns `chat` with what it leaves unset taken from the engine's options
+  // (preserve_reasoning), as TokenizePrompt renders it.
+  ChatRequest WithDefaults(ChatRequest chat) const;
 
   // Generates one assistant turn, streaming deltas through `callbacks`. Reuses the cached
   // prefix the prompt shares with the previous call's prompt and output. Fails with
