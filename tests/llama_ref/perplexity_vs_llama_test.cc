@@ -2,7 +2,14 @@
 // perplexity equals llama.cpp's on the same quantized file within 0.5%, and our mean KL
 // divergence from llama.cpp's default run stays below the divergence between llama.cpp's
 // own default and per-row configurations, at 1 and 2 threads, with and without repacked
-// weights, with batched and token-by-token passes.
+// weights, with batched and token-by-token passes. Threads and repacking change no bit of
+// ours. The pass size may change the last bits: on AVX-512 VNNI the gemv follows ggml's
+// x86 order (so decode matches llama.cpp) while the gemm follows the oracle's (kernels/
+// q4_k/q4_k_kernels.h). There our token-by-token and batched runs are held to llama.cpp's
+// own change of pass size (its per-row against its default run): the same top token at
+// least as often, and a mean KL within twice its own (the last-bit roundings tip router
+// near-ties, and which ones tip is luck: 0.35x and 1.33x of llama.cpp's on the two tiny
+// models on an Intel Xeon, docs/RESEARCH_LOG.md). Where both share one order, they are equal.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -50,14 +57,15 @@ double Perplexity(const std::vector<std::vector<float>>& logits, const LlamaChun
   return std::exp(nll / count);
 }
 
-// Base rows of llama.cpp's default run, as --kl-divergence-base stores them.
-std::vector<std::vector<uint16_t>> BaseRows(const LlamaChunks& base) {
+// Base rows of a run's logits (llama.cpp's default run, or one of ours), as
+// --kl-divergence-base stores them.
+std::vector<std::vector<uint16_t>> BaseRows(const std::vector<std::vector<float>>& logits, const LlamaChunks& base) {
   const size_t entries = LogProbRowEntries(base.n_vocab);
   std::vector<std::vector<uint16_t>> rows;
-  for (size_t c = 0; c < base.logits.size(); ++c) {
+  for (size_t c = 0; c < logits.size(); ++c) {
     std::vector<uint16_t>& r = rows.emplace_back(ScoredPerChunk(kCtx) * entries);
     for (uint32_t i = 0; i < ScoredPerChunk(kCtx); ++i) {
-      EncodeLogProbRow(absl::MakeConstSpan(base.logits[c]).subspan(size_t{i} * base.n_vocab, base.n_vocab),
+      EncodeLogProbRow(absl::MakeConstSpan(logits[c]).subspan(size_t{i} * base.n_vocab, base.n_vocab),
                        base.tokens[c * kCtx + kCtx / 2 + i + 1], absl::MakeSpan(r).subspan(i * entries, entries));
     }
   }
@@ -95,7 +103,7 @@ TEST_P(PerplexityVsLlama, SamePerplexityAndLessDivergenceThanLlamaCppsOwnConfigu
   ASSERT_TRUE(base.ok()) << base.status();
   absl::StatusOr<LlamaChunks> per_row = LlamaChunkLogits(kBackends, model_path, text, kCtx, kChunks, kLlamaPerRow, 2);
   ASSERT_TRUE(per_row.ok()) << per_row.status();
-  const std::vector<std::vector<uint16_t>> rows = BaseRows(*base);
+  const std::vector<std::vector<uint16_t>> rows = BaseRows(base->logits, *base);
   const KlDivergence llama_noise = Compare(per_row->logits, *base, rows);
   const double llama_ppl = Perplexity(base->logits, *base);
   std::printf("%s: llama.cpp PPL %.4f (default) %.4f (per row); KL between them %.3g, same top %.2f%%\n",
@@ -113,8 +121,10 @@ TEST_P(PerplexityVsLlama, SamePerplexityAndLessDivergenceThanLlamaCppsOwnConfigu
   const OurConfig configs[] = {{"2 threads, repacked, batched", 2, true, 512},
                                {"1 thread, repacked, batched", 1, true, 512},
                                {"2 threads, file layout, batched", 2, false, 512},
-                               {"2 threads, repacked, token by token", 2, true, 1}};
-  double first_ppl = 0;
+                               {"2 threads, repacked, token by token", 2, true, 1},
+                               {"1 thread, file layout, token by token", 1, false, 1}};
+  double batched_ppl = 0, by_token_ppl = 0;
+  std::vector<std::vector<float>> batched_logits;
   for (const OurConfig& config : configs) {
     SCOPED_TRACE(config.name);
     absl::StatusOr<std::unique_ptr<Model>> model = LoadModel(
@@ -136,10 +146,26 @@ TEST_P(PerplexityVsLlama, SamePerplexityAndLessDivergenceThanLlamaCppsOwnConfigu
                 config.name, ppl, llama_ppl, ppl / llama_ppl, kl.MeanKl().value, 100 * kl.SameTop().value);
     EXPECT_NEAR(ppl / llama_ppl, 1.0, 0.005);
     EXPECT_LT(kl.MeanKl().value, llama_noise.MeanKl().value);
-    // Threads, repacking and pass size change no bit of ours.
-    if (first_ppl == 0) first_ppl = ppl;
-    EXPECT_EQ(ppl, first_ppl);
+    // Threads and repacking change no bit of ours.
+    double& same_pass_ppl = config.ubatch == 1 ? by_token_ppl : batched_ppl;
+    if (same_pass_ppl == 0) same_pass_ppl = ppl;
+    EXPECT_EQ(ppl, same_pass_ppl);
+    if (config.ubatch == 1) {
+      // The pass size: equal, or as close as llama.cpp's per-row run is to its default.
+      const KlDivergence pass_noise = Compare(logits, *base, BaseRows(batched_logits, *base));
+      std::printf("%s: token by token vs batched: KL %.3g (llama.cpp's per row vs default %.3g), same top %.2f%%\n",
+                  GetParam(), pass_noise.MeanKl().value, llama_noise.MeanKl().value,
+                  100 * pass_noise.SameTop().value);
+      if (ppl != batched_ppl) {
+        EXPECT_LT(pass_noise.MeanKl().value, 2 * llama_noise.MeanKl().value);
+        EXPECT_GE(pass_noise.SameTop().value, llama_noise.SameTop().value);
+      }
+    } else if (batched_logits.empty()) {
+      batched_logits = std::move(logits);
+    }
   }
+  ASSERT_FALSE(batched_logits.empty());
+  ASSERT_NE(by_token_ppl, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(TrainedModels, PerplexityVsLlama,
