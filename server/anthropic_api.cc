@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/chat/py_json.h"
+#include "runtime/engine/tool_choice.h"
 #include "server/server_state.h"
 
 namespace cpubrrr::server {
@@ -99,6 +100,7 @@ absl::StatusOr<AnthropicRequest> ParseAnthropicMessages(const Json& body) {
   for (size_t i = 0; i < body["messages"].size(); ++i) {
     if (absl::Status s = AddMessage(body["messages"][i], i, g.chat.messages); !s.ok()) return s;
   }
+  // tool_choice: auto, none (no tools shown), any (a call required) or tool (that one).
   std::string tool_choice = "auto";
   if (f.Has("tool_choice")) {
     const Json& choice = body["tool_choice"];
@@ -106,12 +108,20 @@ absl::StatusOr<AnthropicRequest> ParseAnthropicMessages(const Json& body) {
       return f.Bad("tool_choice", "an object with a string type");
     }
     tool_choice = choice["type"].get<std::string>();
-    if (tool_choice == "any" || tool_choice == "tool") {
-      return absl::UnimplementedError("tool_choice '" + tool_choice + "' is not supported (use auto or none)");
+    if (tool_choice != "auto" && tool_choice != "none" && tool_choice != "any" && tool_choice != "tool") {
+      return f.Bad("tool_choice", "auto, any, tool or none");
     }
-    if (tool_choice != "auto" && tool_choice != "none") return f.Bad("tool_choice", "auto, any, tool or none");
+    if (tool_choice == "tool") {
+      g.chat.tool_choice_name = StringField(choice, "name");
+      if (g.chat.tool_choice_name.empty()) return f.Bad("tool_choice", "a tool choice with a name");
+    }
+    g.chat.require_tool_call = tool_choice == "any" || tool_choice == "tool";
+    if (choice.contains("disable_parallel_tool_use")) {
+      if (!choice["disable_parallel_tool_use"].is_boolean()) return f.Bad("tool_choice.disable_parallel_tool_use", "a boolean");
+      g.chat.parallel_tool_calls = !choice["disable_parallel_tool_use"].get<bool>();
+    }
   }
-  if (f.Has("tools") && tool_choice == "auto") {
+  if (f.Has("tools") && tool_choice != "none") {
     if (!body["tools"].is_array()) return f.Bad("tools", "an array");
     for (const Json& tool : body["tools"]) {
       if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) {
@@ -133,6 +143,7 @@ absl::StatusOr<AnthropicRequest> ParseAnthropicMessages(const Json& body) {
       g.chat.reasoning_effort = ReasoningEffort::kLow;  // gpt-oss always reasons
     }
   }
+  if (absl::Status s = CheckToolChoice(g.chat); !s.ok()) return s;
   return r;
 }
 

@@ -15,8 +15,9 @@ struct AnthropicRequest {
 
 // POST /v1/messages: model, max_tokens (required), system (string or text blocks),
 // messages (content a string or blocks: text, thinking, tool_use, tool_result), tools
-// ({name, description, input_schema}), tool_choice (auto, none), thinking ({type}),
-// temperature, top_p, top_k, stop_sequences, stream, metadata (ignored).
+// ({name, description, input_schema}), tool_choice (auto, none, any, tool;
+// disable_parallel_tool_use), thinking ({type}), temperature, top_p, top_k,
+// stop_sequences, stream, metadata (ignored).
 absl::StatusOr<AnthropicRequest> ParseAnthropicMessages(const Json& body);
 
 // "end_turn", "max_tokens", "stop_sequence" or "tool_use".

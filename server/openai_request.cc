@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/chat/chat_json.h"
+#include "runtime/engine/tool_choice.h"
 
 namespace cpubrrr::server {
 namespace {
@@ -126,24 +127,35 @@ absl::StatusOr<OpenAiRequest> ParseChatCompletionRequest(const Json& body) {
     chat["messages"].push_back(*std::move(m));
   }
   const JsonFields f(body);
-  std::string tool_choice = "auto";
-  if (f.Has("tool_choice") && !body["tool_choice"].is_string()) {
-    return absl::UnimplementedError("a named tool_choice is not supported (use auto or none)");
+  // tool_choice: "auto", "none" (no tools shown), "required", or a named function.
+  std::string tool_choice = "auto", named;
+  if (f.Has("tool_choice") && body["tool_choice"].is_object()) {
+    const Json& choice = body["tool_choice"];
+    if (StringField(choice, "type") != "function" || !choice.contains("function") ||
+        StringField(choice["function"], "name").empty()) {
+      return f.Bad("tool_choice", "auto, none, required or {\"type\": \"function\", \"function\": {\"name\": ...}}");
+    }
+    tool_choice = "required";
+    named = StringField(choice["function"], "name");
+  } else if (absl::Status s = f.String("tool_choice", tool_choice); !s.ok()) {
+    return s;
   }
-  if (absl::Status s = f.String("tool_choice", tool_choice); !s.ok()) return s;
-  if (tool_choice == "required") {
-    return absl::UnimplementedError("tool_choice 'required' is not supported (use auto or none)");
+  if (tool_choice != "auto" && tool_choice != "none" && tool_choice != "required") {
+    return f.Bad("tool_choice", "auto, none, required or an object");
   }
-  if (tool_choice != "auto" && tool_choice != "none") return f.Bad("tool_choice", "auto, none, required or an object");
   if (f.Has("tools")) {
     if (!body["tools"].is_array()) return f.Bad("tools", "an array");
-    if (tool_choice == "auto") chat["tools"] = body["tools"];
+    if (tool_choice != "none") chat["tools"] = body["tools"];
   }
   bool parallel = true;
   if (absl::Status s = f.Bool("parallel_tool_calls", parallel); !s.ok()) return s;
   absl::StatusOr<ChatRequest> parsed = ChatRequestFromJson(chat);
   if (!parsed.ok()) return absl::InvalidArgumentError(std::string(parsed.status().message()));
   r.generate.chat = *std::move(parsed);
+  r.generate.chat.require_tool_call = tool_choice == "required";
+  r.generate.chat.tool_choice_name = named;
+  r.generate.chat.parallel_tool_calls = parallel;
+  if (absl::Status s = CheckToolChoice(r.generate.chat); !s.ok()) return s;
   if (absl::Status s = ReadReasoningEffort(f, "reasoning_effort", r.generate.chat); !s.ok()) return s;
   if (f.Has("chat_template_kwargs")) {
     const Json& kwargs = body["chat_template_kwargs"];

@@ -20,9 +20,10 @@ struct OpenAiRequest {
 // max_completion_tokens / n_predict, temperature, top_p, top_k, min_p, seed, stop,
 // presence_penalty, frequency_penalty, repeat_penalty, repeat_last_n, logprobs,
 // top_logprobs, reasoning_effort, chat_template_kwargs {enable_thinking,
-// reasoning_effort}, tools, tool_choice (auto, none), parallel_tool_calls, n (1),
-// response_format (text), ignore_eos, stream, stream_options, timings_per_token. Fails with InvalidArgument
-// naming the field, Unimplemented for what the engine cannot do.
+// reasoning_effort, preserve_reasoning}, tools, tool_choice (auto, none, required, a
+// named function), parallel_tool_calls, n (1), response_format (text), ignore_eos,
+// stream, stream_options, timings_per_token. Fails with InvalidArgument naming the
+// field, Unimplemented for what the engine cannot do.
 absl::StatusOr<OpenAiRequest> ParseChatCompletionRequest(const Json& body);
 
 // /v1/completions: `prompt` (a string, or an array of one string) as a raw prompt, and the

@@ -1,5 +1,7 @@
 // Request bodies of both APIs to engine requests: fields, defaults and the errors that
 // name the field; the key comparison.
+#include <string>
+
 #include "gtest/gtest.h"
 #include "server/anthropic_api.h"
 #include "server/http_server.h"
@@ -10,7 +12,7 @@
 namespace cpubrrr::server {
 namespace {
 
-Json Parse(const char* text) { return Json::parse(text); }
+Json Parse(const std::string& text) { return Json::parse(text); }
 
 TEST(OpenAiRequest, ChatFields) {
   absl::StatusOr<OpenAiRequest> r = ParseChatCompletionRequest(Parse(R"({
@@ -66,8 +68,36 @@ TEST(OpenAiRequest, ErrorsNameTheField) {
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << body;
     EXPECT_NE(r.status().message().find(field), std::string::npos) << r.status();
   }
-  EXPECT_EQ(ParseChatCompletionRequest(Parse(R"({"messages": [{"role": "user", "content": "Hi"}], "tool_choice": "required"})"))
-                .status().code(), absl::StatusCode::kUnimplemented);
+}
+
+TEST(OpenAiRequest, ToolChoiceRequiredOrNamed) {
+  const std::string head = R"({"messages": [{"role": "user", "content": "Hi"}], "tools": [)"
+                           R"({"type": "function", "function": {"name": "f"}}, {"type": "function", "function": {"name": "g"}}])";
+  absl::StatusOr<OpenAiRequest> required = ParseChatCompletionRequest(Parse(head + R"(, "tool_choice": "required"})"));
+  ASSERT_TRUE(required.ok()) << required.status();
+  EXPECT_TRUE(required->generate.chat.require_tool_call);
+  EXPECT_EQ(required->generate.chat.tool_choice_name, "");
+  EXPECT_EQ(required->generate.chat.tools.size(), 2u);
+  absl::StatusOr<OpenAiRequest> named = ParseChatCompletionRequest(
+      Parse(head + R"(, "tool_choice": {"type": "function", "function": {"name": "g"}}, "parallel_tool_calls": false})"));
+  ASSERT_TRUE(named.ok()) << named.status();
+  EXPECT_TRUE(named->generate.chat.require_tool_call);
+  EXPECT_EQ(named->generate.chat.tool_choice_name, "g");
+  EXPECT_FALSE(named->generate.chat.parallel_tool_calls);
+  absl::StatusOr<OpenAiRequest> none = ParseChatCompletionRequest(Parse(head + R"(, "tool_choice": "none"})"));
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_FALSE(none->generate.chat.require_tool_call);
+  EXPECT_TRUE(none->generate.chat.tools.empty());
+  // A call that cannot be made is a 400 naming tool_choice.
+  for (const std::string& body :
+       {std::string(R"({"messages": [{"role": "user", "content": "Hi"}], "tool_choice": "required"})"),
+        head + R"(, "tool_choice": {"type": "function", "function": {"name": "h"}}})",
+        head + R"(, "tool_choice": {"type": "function"}})", head + R"(, "tool_choice": "any"})"}) {
+    absl::StatusOr<OpenAiRequest> r = ParseChatCompletionRequest(Parse(body));
+    ASSERT_FALSE(r.ok()) << body;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << body;
+    EXPECT_NE(r.status().message().find("tool_choice"), std::string::npos) << r.status();
+  }
 }
 
 TEST(OpenAiRequest, CompletionTakesARawPrompt) {
@@ -138,6 +168,20 @@ TEST(AnthropicRequest, BlocksToChatMessages) {
   EXPECT_EQ(r->generate.chat.tools[0]["function"]["name"], "f");
   EXPECT_FALSE(ParseAnthropicMessages(Parse(R"({"messages": [{"role": "user", "content": "Hi"}]})")).ok());
   EXPECT_FALSE(ParseAnthropicMessages(Parse(R"({"max_tokens": 1, "messages": [{"role": "system", "content": "x"}]})")).ok());
+}
+
+TEST(AnthropicRequest, ToolChoiceAnyOrTool) {
+  const std::string head = R"({"max_tokens": 8, "messages": [{"role": "user", "content": "Hi"}], "tools": [{"name": "f"}])";
+  absl::StatusOr<AnthropicRequest> any = ParseAnthropicMessages(Parse(head + R"(, "tool_choice": {"type": "any"}})"));
+  ASSERT_TRUE(any.ok()) << any.status();
+  EXPECT_TRUE(any->generate.chat.require_tool_call);
+  absl::StatusOr<AnthropicRequest> tool = ParseAnthropicMessages(
+      Parse(head + R"(, "tool_choice": {"type": "tool", "name": "f", "disable_parallel_tool_use": true}})"));
+  ASSERT_TRUE(tool.ok()) << tool.status();
+  EXPECT_EQ(tool->generate.chat.tool_choice_name, "f");
+  EXPECT_FALSE(tool->generate.chat.parallel_tool_calls);
+  EXPECT_FALSE(ParseAnthropicMessages(Parse(head + R"(, "tool_choice": {"type": "tool", "name": "x"}})")).ok());
+  EXPECT_FALSE(ParseAnthropicMessages(Parse(head + R"(, "tool_choice": {"type": "tool"}})")).ok());
 }
 
 TEST(ParseBody, RefusesDeepNestingAndNonObjects) {

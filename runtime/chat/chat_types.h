@@ -49,6 +49,11 @@ struct ChatRequest {
   // Earlier assistant turns keep their reasoning in the prompt, which the official
   // templates drop (llama-server's --reasoning-preserve); unset: the engine's default.
   std::optional<bool> preserve_reasoning;
+  // OpenAI's tool_choice beyond "auto" ("none" offers no tools): the answer must be a
+  // call of a function in `tools` ("required"), or of `tool_choice_name` when named.
+  bool require_tool_call = false;
+  std::string tool_choice_name;
+  bool parallel_tool_calls = true;  // a required answer may hold more than one call
   std::string date;            // "YYYY-MM-DD" for gpt-oss; empty: today (UTC)
   std::string model_identity;  // gpt-oss system line; empty: the official default
   bool add_generation_prompt = true;

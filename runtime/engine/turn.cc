@@ -5,6 +5,9 @@
 #include <limits>
 #include <string>
 
+#include "runtime/engine/tool_choice.h"
+#include "runtime/tokenizer/tokenizer_json.h"
+
 namespace cpubrrr {
 namespace {
 
@@ -32,6 +35,16 @@ Turn::Turn(const GenerateRequest& request, const BpeTokenizer& tokenizer, ChatFo
                                              : NewChatOutputParser(format, request.chat.tools)) {
   for (int32_t id : prompt) sampler_.Accept(id);
   result_.message.role = "assistant";
+  if (request.raw_prompt.has_value()) return;
+  std::vector<ConstraintPhase> program = ToolCallProgram(format, request.chat);
+  if (program.empty()) return;
+  std::vector<std::string_view> bytes(tokenizer.vocab_size());
+  std::vector<bool> control(tokenizer.vocab_size());
+  for (size_t id = 0; id < bytes.size(); ++id) {
+    bytes[id] = tokenizer.TokenBytes(static_cast<int32_t>(id));
+    control[id] = tokenizer.vocab().token_types[id] == kTokenControl;
+  }
+  constraint_ = std::make_unique<TextConstraint>(std::move(program), std::move(bytes), std::move(control));
 }
 
 bool Turn::IsStopToken(int32_t id) const {
@@ -63,8 +76,10 @@ std::optional<int32_t> Turn::Next(absl::Span<float> logits, bool room) {
   if (request_.ignore_eos) {
     for (int32_t id : stop_ids_) logits[id] = -std::numeric_limits<float>::infinity();
   }
+  if (constraint_ != nullptr) constraint_->Mask(std::span<float>(logits.data(), logits.size()));
   const SampleResult sample = sampler_.Sample(logits);
   sampler_.Accept(sample.token);
+  if (constraint_ != nullptr) constraint_->Accept(sample.token);
   result_.tokens.push_back(sample.token);
   if (callbacks_.on_token) callbacks_.on_token(sample);
   if (IsStopToken(sample.token)) {

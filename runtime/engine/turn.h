@@ -14,6 +14,7 @@
 #include "runtime/engine/generation.h"
 #include "runtime/sampler/sampler.h"
 #include "runtime/sampler/stop_strings.h"
+#include "runtime/sampler/text_constraint.h"
 #include "runtime/tokenizer/bpe_tokenizer.h"
 #include "runtime/tokenizer/streaming_decoder.h"
 
@@ -28,7 +29,7 @@ class Turn {
        const GenerateCallbacks& callbacks);
 
   // Samples a token from `logits` (the next-token logits after the prompt or the last
-  // token returned; changed in place by ignore_eos) and streams its text. Returns the
+  // token returned; changed in place by ignore_eos and a required tool call's grammar) and streams its text. Returns the
   // token to run next, or nullopt when the turn has ended: a stop, max_tokens, the
   // caller's cancel check, or no `room` in the session for another position.
   std::optional<int32_t> Next(absl::Span<float> logits, bool room);
@@ -55,6 +56,7 @@ class Turn {
   StreamingDecoder decoder_;
   StopStringMatcher stopper_;
   std::unique_ptr<ChatOutputParser> parser_;
+  std::unique_ptr<TextConstraint> constraint_;  // when a tool call is required
   GenerateResult result_;
   bool ended_ = false;
 };

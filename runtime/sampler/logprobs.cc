@@ -17,7 +17,10 @@ Logprobs ComputeLogprobs(std::span<const float> logits, int32_t token, int32_t t
   const float log_z = max_l + static_cast<float>(std::log(sum));
   if (token >= 0 && static_cast<size_t>(token) < logits.size()) out.chosen.logprob = logits[token] - log_z;
   if (top_n > 0) {
-    for (const TokenCandidate& c : SelectTopK(logits, top_n)) out.top.push_back({c.id, c.logit - log_z});
+    // Tokens ruled out (-inf: ignore_eos, a grammar) are no alternatives.
+    for (const TokenCandidate& c : SelectTopK(logits, top_n)) {
+      if (std::isfinite(c.logit)) out.top.push_back({c.id, c.logit - log_z});
+    }
   }
   return out;
 }

@@ -19,7 +19,8 @@ struct Logprobs {
   std::vector<TokenLogprob> top;  // best first (ties: lower id first)
 };
 
-// Returns log softmax(logits) at `token` and the `top_n` most likely tokens. O(V).
+// Returns log softmax(logits) at `token` and the `top_n` most likely tokens (those with
+// a finite logit only). O(V).
 Logprobs ComputeLogprobs(std::span<const float> logits, int32_t token, int32_t top_n);
 
 }  // namespace cpubrrr

@@ -3,6 +3,7 @@
 #include "runtime/sampler/sampler.h"
 
 #include <cmath>
+#include <limits>
 #include <thread>
 
 #include "gtest/gtest.h"
@@ -184,6 +185,19 @@ TEST(Sampler, LogprobsOfRawDistribution) {
   EXPECT_EQ(r.logprobs->top[0].id, 0);
   EXPECT_NEAR(r.logprobs->top[0].logprob, std::log(0.5), 1e-5);
   EXPECT_EQ(r.logprobs->top[1].id, 1);
+}
+
+TEST(Sampler, RuledOutTokensAreNoAlternatives) {
+  SamplerParams p;
+  p.temperature = 0.0f;
+  p.logprobs = 3;
+  Sampler s(p);
+  const float inf = std::numeric_limits<float>::infinity();
+  SampleResult r = s.Sample(std::vector<float>{-inf, 1.0f, -inf, 0.0f});
+  EXPECT_EQ(r.token, 1);
+  ASSERT_TRUE(r.logprobs.has_value());
+  ASSERT_EQ(r.logprobs->top.size(), 2u);
+  EXPECT_EQ(r.logprobs->top[1].id, 3);
 }
 
 TEST(Sampler, EmptyLogits) {

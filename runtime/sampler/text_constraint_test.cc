@@ -1,0 +1,237 @@
+// TextConstraint: literal alternatives, free text up to a terminator, JSON objects
+// (against nlohmann's parser on random strings) and the vocabulary mask.
+#include "runtime/sampler/text_constraint.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace cpubrrr {
+namespace {
+
+// A vocabulary: the 256 single bytes, then `extra` tokens; `controls` of them are control.
+struct Vocab {
+  std::vector<std::string> texts;
+  std::vector<bool> control;
+
+  explicit Vocab(const std::vector<std::string>& extra, const std::vector<std::string>& controls = {}) {
+    for (int b = 0; b < 256; ++b) texts.emplace_back(1, static_cast<char>(b)), control.push_back(false);
+    for (const std::string& t : extra) texts.push_back(t), control.push_back(false);
+    for (const std::string& t : controls) texts.push_back(t), control.push_back(true);
+  }
+  int32_t Id(const std::string& text, bool is_control = false) const {
+    for (size_t i = 0; i < texts.size(); ++i) {
+      if (texts[i] == text && control[i] == is_control) return static_cast<int32_t>(i);
+    }
+    ADD_FAILURE() << "no token " << text;
+    return -1;
+  }
+  TextConstraint Constraint(std::vector<ConstraintPhase> phases) const {
+    return TextConstraint(std::move(phases), std::vector<std::string_view>(texts.begin(), texts.end()), control);
+  }
+};
+
+ConstraintPhase Literals(std::vector<std::pair<std::string, int>> literals, int spaces = 0) {
+  return ConstraintPhase::Literals(std::move(literals), spaces);
+}
+constexpr auto FreeText = ConstraintPhase::FreeText;
+ConstraintPhase JsonObject(int next) { return ConstraintPhase::Json(ConstraintPhase::kObject, next); }
+
+// Feeds `text` byte by byte; returns how many bytes were accepted.
+size_t AcceptBytes(TextConstraint& c, const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!c.Accept(static_cast<unsigned char>(text[i]))) return i;
+  }
+  return text.size();
+}
+
+// The tokens Mask leaves possible.
+std::vector<int32_t> Allowed(const TextConstraint& c, size_t vocab) {
+  std::vector<float> logits(vocab, 1.0f);
+  c.Mask(logits);
+  std::vector<int32_t> out;
+  for (size_t i = 0; i < vocab; ++i) {
+    if (std::isfinite(logits[i])) out.push_back(static_cast<int32_t>(i));
+  }
+  return out;
+}
+
+TEST(TextConstraint, LiteralAlternativesSharePrefixesAndLeadToTheirPhases) {
+  const Vocab v({"get", "get_time", "_weather", "\"}", "END"});
+  // 0: "get_weather" -> 1 or "get_time" -> 2; 1 and 2: a literal each, then the end.
+  TextConstraint c = v.Constraint({Literals({{"get_weather(", 1}, {"get_time(", 2}}, 2), Literals({{"w)", -1}}),
+                                   Literals({{"t)", -1}})});
+  // Up to two leading spaces.
+  EXPECT_TRUE(c.Accept(' '));
+  EXPECT_TRUE(c.Accept('\n'));
+  EXPECT_EQ(Allowed(c, v.texts.size()), (std::vector<int32_t>{'g', v.Id("get"), v.Id("get_time")}));
+  EXPECT_TRUE(c.Accept(v.Id("get")));
+  EXPECT_EQ(Allowed(c, v.texts.size()), (std::vector<int32_t>{'_', v.Id("_weather")}));
+  EXPECT_TRUE(c.Accept(v.Id("_weather")));
+  EXPECT_EQ(AcceptBytes(c, "(w)"), 3u);
+  // The end: nothing may follow, and the mask then changes nothing.
+  std::vector<float> logits(v.texts.size(), 1.0f);
+  EXPECT_EQ(c.Mask(logits), 0u);
+  EXPECT_EQ(logits, std::vector<float>(v.texts.size(), 1.0f));
+  EXPECT_FALSE(c.Accept('x'));
+}
+
+TEST(TextConstraint, LeadingSpaceIsBoundedAndALiteralMayStartWithSpace) {
+  const Vocab v({});
+  TextConstraint bounded = v.Constraint({Literals({{"a", -1}}, 1)});
+  EXPECT_EQ(AcceptBytes(bounded, "  a"), 1u);
+  TextConstraint spaced = v.Constraint({Literals({{" to", -1}})});
+  EXPECT_EQ(AcceptBytes(spaced, " to"), 3u);
+}
+
+TEST(TextConstraint, FreeTextEndsAtItsTerminatorAcrossTokensAndMayRunIntoTheNextPhase) {
+  const Vocab v({"</th", "ink>\n{", "<tool"}, {"<|im_end|>"});
+  TextConstraint c = v.Constraint({FreeText("</think>", 1), JsonObject(-1)});
+  EXPECT_EQ(AcceptBytes(c, "thinking </b> about it"), 22u);
+  // A control token is not free text.
+  const std::vector<int32_t> allowed = Allowed(c, v.texts.size());
+  EXPECT_EQ(std::count(allowed.begin(), allowed.end(), v.Id("<|im_end|>", true)), 0);
+  EXPECT_EQ(std::count(allowed.begin(), allowed.end(), v.Id("<tool")), 1);
+  EXPECT_TRUE(c.Accept(v.Id("</th")));
+  // "ink>\n{" ends the terminator, and the object opens after a newline.
+  EXPECT_TRUE(c.Accept(v.Id("ink>\n{")));
+  const std::string rest = "\"a\": [1, {\"b\": null}]}";
+  EXPECT_EQ(AcceptBytes(c, rest), rest.size());
+  EXPECT_FALSE(c.Accept(' '));
+}
+
+TEST(TextConstraint, AControlTokenMayEndFreeText) {
+  const Vocab v({}, {"<|end|>", "<|return|>"});
+  TextConstraint c = v.Constraint({FreeText("<|end|>", 1), Literals({{"x", -1}})});
+  EXPECT_EQ(AcceptBytes(c, "analysis"), 8u);
+  const std::vector<int32_t> allowed = Allowed(c, v.texts.size());
+  EXPECT_EQ(std::count(allowed.begin(), allowed.end(), v.Id("<|end|>", true)), 1);
+  EXPECT_EQ(std::count(allowed.begin(), allowed.end(), v.Id("<|return|>", true)), 0);
+  EXPECT_TRUE(c.Accept(v.Id("<|end|>", true)));
+  EXPECT_EQ(Allowed(c, v.texts.size()), std::vector<int32_t>{'x'});
+}
+
+TEST(TextConstraint, EmptyTokensNeverMatch) {
+  const Vocab v({""});
+  TextConstraint c = v.Constraint({FreeText("!", -1)});
+  const std::vector<int32_t> allowed = Allowed(c, v.texts.size());
+  EXPECT_EQ(std::count(allowed.begin(), allowed.end(), v.Id("")), 0);
+  EXPECT_EQ(allowed.size(), 256u);
+}
+
+// Whether our scanner takes all of `text` and ends the object exactly at its last byte
+// (the next phase then takes byte 1, which JSON allows nowhere, not even in a string).
+bool ScannerTakesObject(const Vocab& v, const std::string& text) {
+  TextConstraint c = v.Constraint({JsonObject(1), Literals({{"\x01", -1}})});
+  if (AcceptBytes(c, text) != text.size()) return false;
+  return c.Accept(1);
+}
+
+TEST(TextConstraint, JsonObjectsAreWhatNlohmannAccepts) {
+  const Vocab v({});
+  for (const char* good : {"{}", " {\"a\":1}", "{\"a\": [1, -2.5e+3, 0.0, true, false, null, \"\\u00e9\\n\"]}",
+                           "{\"k\": {\"n\": {\"m\": []}}, \"z\": -0}", "{\"a\":1E5}"}) {
+    EXPECT_TRUE(ScannerTakesObject(v, good)) << good;
+  }
+  for (const char* bad : {"[]", "{\"a\"}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":tru}", "{\"a\":\"\x01\"}", "{,}",
+                          "{\"a\":1,}", "{\"a\":[1,]}", "{\"a\":\"\\x\"}", "{\"a\":-}", "{\"a\":1]}"}) {
+    EXPECT_FALSE(ScannerTakesObject(v, bad)) << bad;
+  }
+  // Random strings over JSON's alphabet: ours takes one exactly when nlohmann parses it
+  // to an object that ends at the last byte.
+  std::mt19937 rng(7);
+  const std::string alphabet = "{}[]\":,0123456789-+.eEtrufalsn \\u";
+  int objects = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::string s = "{";
+    const int n = static_cast<int>(rng() % 12);
+    for (int j = 0; j < n; ++j) s += alphabet[rng() % alphabet.size()];
+    const bool want = nlohmann::json::accept(s) && nlohmann::json::parse(s).is_object() && s.back() == '}';
+    objects += want;
+    ASSERT_EQ(ScannerTakesObject(v, s), want) << s;
+  }
+  EXPECT_GT(objects, 100);
+}
+
+TEST(TextConstraint, WhitespaceBetweenJsonTokensIsBounded) {
+  const Vocab v({});
+  EXPECT_TRUE(ScannerTakesObject(v, "{\"a\":" + std::string(32, ' ') + "1}"));
+  EXPECT_FALSE(ScannerTakesObject(v, "{\"a\":" + std::string(33, ' ') + "1}"));
+  EXPECT_TRUE(ScannerTakesObject(v, "{\"a\": \"" + std::string(100, ' ') + "\"}"));
+}
+
+TEST(TextConstraint, ControlTokensAreNotJsonText) {
+  const Vocab v({}, {"<|call|>"});
+  TextConstraint c = v.Constraint({JsonObject(1), Literals({{"<|call|>", -1}})});
+  EXPECT_EQ(AcceptBytes(c, "{\"a\": \"x"), 8u);
+  EXPECT_FALSE(c.Accept(v.Id("<|call|>", true)));
+  TextConstraint closed = v.Constraint({JsonObject(1), Literals({{"<|call|>", -1}})});
+  EXPECT_EQ(AcceptBytes(closed, "{}"), 2u);
+  EXPECT_TRUE(closed.Accept(v.Id("<|call|>", true)));
+}
+
+// Whether a value of `type` takes all of `text`, ended (for a number) by the "}" after it.
+bool TakesValue(ConstraintPhase::JsonType type, const std::string& text) {
+  const Vocab v({});
+  TextConstraint c = v.Constraint({ConstraintPhase::Json(type, 1), Literals({{"}", -1}})});
+  return AcceptBytes(c, text + "}") == text.size() + 1;
+}
+
+TEST(TextConstraint, TypedValuesEndTheirPhase) {
+  using P = ConstraintPhase;
+  EXPECT_TRUE(TakesValue(P::kInteger, " -12"));
+  EXPECT_FALSE(TakesValue(P::kInteger, "1.5"));
+  EXPECT_FALSE(TakesValue(P::kInteger, "\"1\""));
+  EXPECT_TRUE(TakesValue(P::kNumber, "1.5e3"));
+  EXPECT_TRUE(TakesValue(P::kNumber, "0"));
+  EXPECT_FALSE(TakesValue(P::kNumber, "true"));
+  EXPECT_TRUE(TakesValue(P::kString, "\"a, b\""));
+  EXPECT_FALSE(TakesValue(P::kString, "[]"));
+  EXPECT_TRUE(TakesValue(P::kArray, "[1, [2.5], {\"a\": 3}]"));
+  EXPECT_FALSE(TakesValue(P::kArray, "{}"));
+  for (const char* any : {"null", "false", "\"x\"", "7", "[]", "{\"k\": [1]}"}) EXPECT_TRUE(TakesValue(P::kAnyValue, any)) << any;
+  // Values nested in an integer-typed phase are not typed: there is none.
+  EXPECT_FALSE(TakesValue(P::kInteger, "[1.5]"));
+}
+
+TEST(TextConstraint, TheMaskIsWhatAcceptTakes) {
+  // Random tokens over JSON's and the terminator's bytes, in every kind of phase.
+  std::mt19937 rng(11);
+  const std::string alphabet = "{}[]\":,0123456789-.e\\tfnul <>/ak";
+  std::vector<std::string> extra;
+  for (int i = 0; i < 3000; ++i) {
+    std::string t;
+    for (int j = 1 + static_cast<int>(rng() % 5); j > 0; --j) t += alphabet[rng() % alphabet.size()];
+    extra.push_back(t);
+  }
+  const Vocab v(extra, {"<|x|>"});
+  const std::vector<ConstraintPhase> program = {FreeText("</k>", 1), Literals({{"{\"a\":", 2}, {"{}", -1}}, 2),
+                                                ConstraintPhase::Json(ConstraintPhase::kAnyValue, 3), Literals({{"}", -1}})};
+  for (const std::string& prefix : std::vector<std::string>{"", "ab</", "x</k>", "</k> {\"a\":", "</k>{\"a\": [\"s", "</k>{\"a\": [\"s\\",
+                                   "</k>{\"a\": 12", "</k>{\"a\": {\"b\": tr"}) {
+    TextConstraint c = v.Constraint(program);
+    ASSERT_EQ(AcceptBytes(c, prefix), prefix.size()) << prefix;
+    const std::vector<int32_t> allowed = Allowed(c, v.texts.size());
+    for (size_t id = 0; id < v.texts.size(); ++id) {
+      TextConstraint copy = c;
+      const bool mask = std::find(allowed.begin(), allowed.end(), static_cast<int32_t>(id)) != allowed.end();
+      ASSERT_EQ(mask, copy.Accept(static_cast<int32_t>(id))) << "after '" << prefix << "': '" << v.texts[id] << "'";
+    }
+  }
+}
+
+TEST(TextConstraint, NestingDeeperThan64IsRefused) {
+  const Vocab v({});
+  std::string deep = "{\"a\":";
+  for (int i = 0; i < 63; ++i) deep += "[";
+  EXPECT_TRUE(ScannerTakesObject(v, deep + std::string(63, ']') + "}"));
+  EXPECT_FALSE(ScannerTakesObject(v, deep + "[" + std::string(64, ']') + "}"));
+}
+
+}  // namespace
+}  // namespace cpubrrr
