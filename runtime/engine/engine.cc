@@ -82,6 +82,7 @@ Engine::Engine(std::unique_ptr<Model> model, std::unique_ptr<BpeTokenizer> token
       tokenizer_(std::move(tokenizer)),
       format_(format),
       prompt_tokenizer_(*tokenizer_),
+      token_texts_(TokenTextsOf(*tokenizer_)),
       slots_(std::move(slots)),
       stop_ids_(std::move(stop_ids)),
       options_(options),
@@ -155,7 +156,7 @@ absl::StatusOr<GenerateResult> Engine::Generate(const GenerateRequest& request,
   }
 
   EngineSlot& slot = slots_[0];
-  Turn turn(request, *tokenizer_, format_, stop_ids_, *prompt, callbacks);
+  Turn turn(request, *tokenizer_, token_texts_, format_, stop_ids_, *prompt, callbacks);
   const auto decode_start = std::chrono::steady_clock::now();
   for (;;) {
     const std::optional<int32_t> token =

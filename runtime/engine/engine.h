@@ -14,6 +14,7 @@
 #include "runtime/engine/chat_format.h"
 #include "runtime/engine/generation.h"
 #include "runtime/engine/prompt_tokenizer.h"
+#include "runtime/sampler/text_constraint.h"
 #include "runtime/tokenizer/bpe_tokenizer.h"
 
 namespace cpubrrr {
@@ -81,6 +82,8 @@ class Engine {
   const Model& model() const { return *model_; }
   Model& model() { return *model_; }
   const BpeTokenizer& tokenizer() const { return *tokenizer_; }
+  // What each token spells, for the grammars of required tool calls.
+  const TokenTexts& token_texts() const { return token_texts_; }
   ChatFormat chat_format() const { return format_; }
   absl::Span<const int32_t> stop_ids() const { return stop_ids_; }
   uint32_t batch_size() const { return options_.batch_size; }
@@ -101,6 +104,7 @@ class Engine {
   std::unique_ptr<BpeTokenizer> tokenizer_;
   ChatFormat format_;
   PromptTokenizer prompt_tokenizer_;
+  TokenTexts token_texts_;
   std::vector<EngineSlot> slots_;
   std::vector<int32_t> stop_ids_;
   EngineOptions options_;

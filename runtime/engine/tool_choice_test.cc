@@ -2,6 +2,7 @@
 // plus the format's control tokens), and that what it takes parses to the call.
 #include "runtime/engine/tool_choice.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,14 @@ using Json = nlohmann::ordered_json;
 struct Vocab {
   std::vector<std::string> texts;
   std::vector<bool> control;
+  std::optional<TokenTexts> token_texts;
   Vocab() {
     for (int b = 0; b < 256; ++b) texts.emplace_back(1, static_cast<char>(b)), control.push_back(false);
     for (const char* t : {"<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>", "<|call|>",
                           "<|return|>", "<|im_end|>", "<|endoftext|>"}) {
       texts.push_back(t), control.push_back(true);
     }
+    token_texts.emplace(std::vector<std::string_view>(texts.begin(), texts.end()), control);
   }
 };
 
@@ -47,8 +50,7 @@ ChatRequest Request(const std::string& choice_name = "", bool thinking = true) {
 // was taken.
 bool Takes(ChatFormat format, const ChatRequest& request, const std::string& text) {
   const Vocab& v = TheVocab();
-  TextConstraint c(ToolCallProgram(format, request), std::vector<std::string_view>(v.texts.begin(), v.texts.end()),
-                   v.control);
+  TextConstraint c(ToolCallProgram(format, request), *v.token_texts);
   for (size_t i = 0; i < text.size();) {
     int32_t token = static_cast<unsigned char>(text[i]);
     for (size_t id = 256; id < v.texts.size(); ++id) {
@@ -137,6 +139,119 @@ TEST(ToolCallProgram, NoneWithoutARequiredCallOrAFunction) {
   EXPECT_FALSE(CheckToolChoice(empty).ok());
   EXPECT_FALSE(CheckToolChoice(Request("rm")).ok());
   EXPECT_TRUE(CheckToolChoice(Request("now")).ok());
+}
+
+// A request requiring a call of one function `f` with these parameters.
+ChatRequest WithParameters(const std::string& parameters) {
+  ChatRequest r;
+  r.tools.push_back(Json::parse(R"({"type": "function", "function": {"name": "f", "parameters": )" + parameters + "}}"));
+  r.require_tool_call = true;
+  return r;
+}
+
+TEST(ToolCallProgram, AnEnumValueThatIsAPrefixOfAnotherCanBeWritten) {
+  const ChatRequest r = WithParameters(R"({"properties": {"n": {"enum": [1, 10, 12]}}, "required": ["n"]})");
+  const std::string head = "<|channel|>commentary to=functions.f<|message|>";
+  for (const char* n : {"1", "10", "12"}) {
+    const std::string text = head + "{\"n\": " + n + "}<|call|>";
+    EXPECT_TRUE(Takes(ChatFormat::kHarmony, r, text)) << text;
+    EXPECT_EQ(Json::parse(Parsed(ChatFormat::kHarmony, r, text).arguments)["n"], std::stoi(n));
+  }
+  EXPECT_FALSE(Takes(ChatFormat::kHarmony, r, head + "{\"n\": 13"));
+}
+
+TEST(ToolCallProgram, PrettyPrintedArgumentsAreTaken) {
+  const ChatRequest r = Request("set_unit");
+  const std::string text = "<|channel|>commentary to=functions.set_unit<|message|>{\n  \"unit\" : \"c\",\n  \"where\": {\n"
+                           "    \"city\": \"Oslo\"\n  }\n}<|call|>";
+  EXPECT_TRUE(Takes(ChatFormat::kHarmony, r, text));
+  EXPECT_EQ(Json::parse(Parsed(ChatFormat::kHarmony, r, text).arguments)["where"]["city"], "Oslo");
+}
+
+TEST(ToolCallProgram, HostileSchemasStayWithinTheBudget) {
+  // 64 optional properties of 4 KiB names at each of 8 levels: 8 MiB of key literals
+  // per level if built whole.
+  Json schema = Json::object();
+  for (int level = 0; level < 8; ++level) {
+    Json properties = Json::object();
+    for (int i = 0; i < 64; ++i) {
+      properties[std::string(4096, static_cast<char>('a' + i % 26)) + std::to_string(i)] =
+          i == 0 ? schema : Json{{"type", "string"}};
+    }
+    schema = Json{{"type", "object"}, {"properties", properties}};
+  }
+  Json big_enum = Json::array();
+  for (int i = 0; i < 100000; ++i) big_enum.push_back(std::string(64, 'x') + std::to_string(i));
+  for (const Json& parameters : {schema, Json{{"properties", {{"e", {{"enum", big_enum}}}}}}}) {
+    ChatRequest r = WithParameters(parameters.dump());
+    for (ChatFormat format : {ChatFormat::kHarmony, ChatFormat::kChatMl, ChatFormat::kQwen3Coder}) {
+      size_t bytes = 0;
+      for (const ConstraintPhase& p : ToolCallProgram(format, r)) {
+        bytes += 64;
+        for (const auto& l : p.literals) bytes += l.first.size();
+      }
+      EXPECT_LT(bytes, 2u << 20);
+    }
+  }
+  // Still a call, of any object.
+  EXPECT_TRUE(Takes(ChatFormat::kHarmony, WithParameters(schema.dump()),
+                    "<|channel|>commentary to=functions.f<|message|>{\"x\": 1}<|call|>"));
+}
+
+TEST(ToolCallProgram, ChatMlMarkersCannotBeSpelledInsideArguments) {
+  const ChatRequest r = WithParameters(R"({"properties": {"s": {"type": "string"}}})");
+  const std::string head = "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"s\": \"a";
+  EXPECT_TRUE(Takes(ChatFormat::kChatMl, r, head + "</tool_cal"));
+  EXPECT_FALSE(Takes(ChatFormat::kChatMl, r, head + "</tool_call>"));
+  EXPECT_FALSE(Takes(ChatFormat::kChatMl, r, head + "<|im_end|>"));
+  EXPECT_FALSE(Takes(ChatFormat::kHarmony, r, "<|channel|>commentary to=functions.f<|message|>{\"s\": \"<|call|>"));
+}
+
+TEST(ToolCallProgram, Qwen3CoderParametersFollowTheSchema) {
+  const ChatRequest r = Request("set_unit");
+  const std::string open = "<tool_call>\n<function=set_unit>\n";
+  const std::string unit = "<parameter=unit>\nc\n</parameter>\n";
+  const std::string close = "</function>\n</tool_call><|im_end|>";
+  for (const std::string& body : {unit, unit + "<parameter=days>\n3\n</parameter>\n",
+                                  unit + "<parameter=where>\n{\"city\": \"Oslo\"}\n</parameter>\n"}) {
+    EXPECT_TRUE(Takes(ChatFormat::kQwen3Coder, r, open + body + close)) << body;
+    EXPECT_EQ(Json::parse(Parsed(ChatFormat::kQwen3Coder, r, open + body + close).arguments)["unit"], "c");
+  }
+  // A body the parser would not read as the call, a missing required parameter, one the
+  // schema lacks, a mistyped one, markers inside a value.
+  for (const std::string& bad : std::vector<std::string>{"hello</function>", "</function>", "<parameter=rm>", unit + "<parameter=days>\nmany",
+                                 "<parameter=unit>\nc</tool_call>", "<parameter=unit>\nc\n</function>",
+                                 "<parameter=unit>\nc\n<parameter=days>"}) {
+    EXPECT_FALSE(Takes(ChatFormat::kQwen3Coder, r, open + bad)) << bad;
+  }
+}
+
+TEST(ToolCallProgram, Qwen3CoderTakesAnyParametersWithoutASchema) {
+  const ChatRequest r = Request("now");
+  const std::string text = "<tool_call>\n<function=now>\n<parameter=zone>\nUTC\n</parameter>\n</function>\n</tool_call><|im_end|>";
+  EXPECT_TRUE(Takes(ChatFormat::kQwen3Coder, r, text));
+  EXPECT_EQ(Json::parse(Parsed(ChatFormat::kQwen3Coder, r, text).arguments)["zone"], "UTC");
+  EXPECT_FALSE(Takes(ChatFormat::kQwen3Coder, r, "<tool_call>\n<function=now>\n<parameter=a\nb>"));
+}
+
+TEST(CheckToolChoice, RefusesNamesThePromptCannotCarryAndTooManyFunctions) {
+  for (const char* name : {"get weather", "a.b", "x\u00e9", ""}) {
+    ChatRequest r = WithParameters("{}");
+    r.tools[0]["function"]["name"] = name;
+    if (std::string(name).empty()) r.tools.push_back(Json::parse(R"({"type": "function", "function": {"name": "ok"}})"));
+    EXPECT_EQ(CheckToolChoice(r).ok(), std::string(name).empty()) << name;
+  }
+  ChatRequest long_name = WithParameters("{}");
+  long_name.tools[0]["function"]["name"] = std::string(65, 'a');
+  EXPECT_FALSE(CheckToolChoice(long_name).ok());
+  ChatRequest many;
+  many.require_tool_call = true;
+  for (int i = 0; i < 129; ++i) {
+    many.tools.push_back(Json{{"type", "function"}, {"function", {{"name", "f" + std::to_string(i)}}}});
+  }
+  EXPECT_FALSE(CheckToolChoice(many).ok());
+  many.tools.pop_back();
+  EXPECT_TRUE(CheckToolChoice(many).ok());
 }
 
 }  // namespace

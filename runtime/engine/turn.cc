@@ -21,7 +21,17 @@ class ContentOnlyParser : public ChatOutputParser {
 
 }  // namespace
 
-Turn::Turn(const GenerateRequest& request, const BpeTokenizer& tokenizer, ChatFormat format,
+TokenTexts TokenTextsOf(const BpeTokenizer& tokenizer) {
+  std::vector<std::string_view> bytes(tokenizer.vocab_size());
+  std::vector<bool> control(tokenizer.vocab_size());
+  for (size_t id = 0; id < bytes.size(); ++id) {
+    bytes[id] = tokenizer.TokenBytes(static_cast<int32_t>(id));
+    control[id] = tokenizer.vocab().token_types[id] == kTokenControl;
+  }
+  return TokenTexts(std::move(bytes), std::move(control));
+}
+
+Turn::Turn(const GenerateRequest& request, const BpeTokenizer& tokenizer, const TokenTexts& token_texts, ChatFormat format,
            absl::Span<const int32_t> stop_ids, absl::Span<const int32_t> prompt,
            const GenerateCallbacks& callbacks)
     : request_(request),
@@ -38,13 +48,7 @@ Turn::Turn(const GenerateRequest& request, const BpeTokenizer& tokenizer, ChatFo
   if (request.raw_prompt.has_value()) return;
   std::vector<ConstraintPhase> program = ToolCallProgram(format, request.chat);
   if (program.empty()) return;
-  std::vector<std::string_view> bytes(tokenizer.vocab_size());
-  std::vector<bool> control(tokenizer.vocab_size());
-  for (size_t id = 0; id < bytes.size(); ++id) {
-    bytes[id] = tokenizer.TokenBytes(static_cast<int32_t>(id));
-    control[id] = tokenizer.vocab().token_types[id] == kTokenControl;
-  }
-  constraint_ = std::make_unique<TextConstraint>(std::move(program), std::move(bytes), std::move(control));
+  constraint_ = std::make_unique<TextConstraint>(std::move(program), token_texts);
 }
 
 bool Turn::IsStopToken(int32_t id) const {

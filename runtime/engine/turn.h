@@ -20,11 +20,19 @@
 
 namespace cpubrrr {
 
+// What each token of `tokenizer` spells, control tokens marked; views into the tokenizer.
+TokenTexts TokenTextsOf(const BpeTokenizer& tokenizer);
+
+}  // namespace cpubrrr
+
+namespace cpubrrr {
+
 class Turn {
  public:
-  // `request`, `tokenizer` and `callbacks` must outlive the turn; the sampler sees `prompt`
-  // as the history (for penalties).
-  Turn(const GenerateRequest& request, const BpeTokenizer& tokenizer, ChatFormat format,
+  // `request`, `tokenizer`, `token_texts` (the tokenizer's, for a required tool call's
+  // grammar) and `callbacks` must outlive the turn; the sampler sees `prompt` as the
+  // history (for penalties).
+  Turn(const GenerateRequest& request, const BpeTokenizer& tokenizer, const TokenTexts& token_texts, ChatFormat format,
        absl::Span<const int32_t> stop_ids, absl::Span<const int32_t> prompt,
        const GenerateCallbacks& callbacks);
 

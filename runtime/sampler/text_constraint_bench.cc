@@ -32,7 +32,8 @@ void Run(benchmark::State& state, std::vector<ConstraintPhase> phases, const std
   std::vector<std::string_view> views(texts.begin(), texts.end());
   std::vector<std::string> bytes(256);
   for (int b = 0; b < 256; ++b) bytes[b] = std::string(1, static_cast<char>(b)), views[b] = bytes[b];
-  TextConstraint c(std::move(phases), views, std::vector<bool>(kVocab, false));
+  const TokenTexts token_texts(views, std::vector<bool>(kVocab, false));
+  TextConstraint c(std::move(phases), token_texts);
   for (char ch : prefix) c.Accept(static_cast<unsigned char>(ch));
   std::vector<float> logits(kVocab, 0.0f);
   size_t allowed = 0;

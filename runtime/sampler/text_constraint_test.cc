@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,12 +20,15 @@ namespace {
 struct Vocab {
   std::vector<std::string> texts;
   std::vector<bool> control;
+  std::optional<TokenTexts> token_texts;
 
   explicit Vocab(const std::vector<std::string>& extra, const std::vector<std::string>& controls = {}) {
     for (int b = 0; b < 256; ++b) texts.emplace_back(1, static_cast<char>(b)), control.push_back(false);
     for (const std::string& t : extra) texts.push_back(t), control.push_back(false);
     for (const std::string& t : controls) texts.push_back(t), control.push_back(true);
+    token_texts.emplace(std::vector<std::string_view>(texts.begin(), texts.end()), control);
   }
+  Vocab(const Vocab&) = delete;
   int32_t Id(const std::string& text, bool is_control = false) const {
     for (size_t i = 0; i < texts.size(); ++i) {
       if (texts[i] == text && control[i] == is_control) return static_cast<int32_t>(i);
@@ -32,7 +37,7 @@ struct Vocab {
     return -1;
   }
   TextConstraint Constraint(std::vector<ConstraintPhase> phases) const {
-    return TextConstraint(std::move(phases), std::vector<std::string_view>(texts.begin(), texts.end()), control);
+    return TextConstraint(std::move(phases), *token_texts);
   }
 };
 
@@ -231,6 +236,112 @@ TEST(TextConstraint, NestingDeeperThan64IsRefused) {
   for (int i = 0; i < 63; ++i) deep += "[";
   EXPECT_TRUE(ScannerTakesObject(v, deep + std::string(63, ']') + "}"));
   EXPECT_FALSE(ScannerTakesObject(v, deep + "[" + std::string(64, ']') + "}"));
+}
+
+TEST(TextConstraint, ALiteralThatIsAPrefixOfAnotherWaitsForTheNextByte) {
+  const Vocab v({"10", "1}"});
+  const std::vector<ConstraintPhase> program = {Literals({{"1", 1}, {"10", 1}, {"12", 1}, {"1", 1}}), Literals({{"}", -1}}, 1)};
+  for (const char* good : {"1}", "10}", "12}", "1 }"}) {
+    TextConstraint c = v.Constraint(program);
+    EXPECT_EQ(AcceptBytes(c, good), std::string(good).size()) << good;
+  }
+  TextConstraint c = v.Constraint(program);
+  EXPECT_EQ(AcceptBytes(c, "13"), 1u);
+  // After "1", both the longer literals' bytes and the next phase's are allowed, also as
+  // one token.
+  TextConstraint t = v.Constraint(program);
+  ASSERT_TRUE(t.Accept('1'));
+  EXPECT_EQ(Allowed(t, v.texts.size()), (std::vector<int32_t>{'\t', '\n', '\r', ' ', '0', '2', '}'}));
+  EXPECT_TRUE(v.Constraint(program).Accept(v.Id("10")));
+  TextConstraint whole = v.Constraint(program);
+  EXPECT_TRUE(whole.Accept(v.Id("1}")));
+  EXPECT_FALSE(whole.Accept(' '));
+}
+
+TEST(TextConstraint, ForbiddenTextsAreRefusedWhateverTokensSpellThem) {
+  const Vocab v({"</tool", "_call>", "</f>"});
+  ConstraintPhase free = FreeText("</f>", 1);
+  free.forbidden = {"</tool_call>"};
+  ConstraintPhase json = JsonObject(-1);
+  json.forbidden = {"</tool_call>"};
+  const std::vector<ConstraintPhase> program = {free, json};
+  TextConstraint c = v.Constraint(program);
+  EXPECT_EQ(AcceptBytes(c, "a </tool_call>"), 13u);
+  TextConstraint split = v.Constraint(program);
+  EXPECT_TRUE(split.Accept(v.Id("</tool")));
+  EXPECT_FALSE(split.Accept(v.Id("_call>")));
+  // The terminator still ends the text, and the JSON phase forbids the same.
+  TextConstraint in_json = v.Constraint(program);
+  EXPECT_TRUE(in_json.Accept(v.Id("</f>")));
+  EXPECT_EQ(AcceptBytes(in_json, "{\"a\": \"x</tool_call>\"}"), 19u);
+  TextConstraint clean = v.Constraint(program);
+  const std::string ok = "x</f>{\"a\": \"</tool_cal\"}";
+  EXPECT_EQ(AcceptBytes(clean, ok), ok.size());
+}
+
+// Whether our scanner takes `s` (bytes between the quotes of a JSON string value) exactly
+// when nlohmann's parser does.
+void ExpectStringAsNlohmann(const Vocab& v, const std::string& s) {
+  const std::string text = "{\"a\":\"" + s + "\"}";
+  const bool want = nlohmann::json::accept(text);
+  ASSERT_EQ(ScannerTakesObject(v, text), want) << testing::PrintToString(s);
+}
+
+TEST(TextConstraint, JsonStringsAreValidUtf8WithPairedSurrogatesAsNlohmannHasIt) {
+  const Vocab v({});
+  for (const char* s : {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xc3", "\xc0\x80", "\xe0\x80\xaf", "\xed\xa0\x80",
+                        "\xf4\x90\x80\x80", "\xff", "\\ud83d\\ude00", "\\ud83d", "\\ude00", "\\ud83dx", "\\ud83d\\n",
+                        "\\ud83d\\ud83d", "\\u0000"}) {
+    ExpectStringAsNlohmann(v, s);
+  }
+  // Random bytes, weighted to UTF-8 lead and continuation bytes and escapes.
+  std::mt19937 rng(5);
+  const std::string alphabet = "a\\u0dDe8F\x80\xbf\x90\x9f\xa0\xc2\xdf\xe0\xed\xef\xf0\xf4\xf5";
+  for (int i = 0; i < 100000; ++i) {
+    std::string s;
+    for (int j = static_cast<int>(rng() % 10); j > 0; --j) s += alphabet[rng() % alphabet.size()];
+    ExpectStringAsNlohmann(v, s);
+  }
+}
+
+TEST(TextConstraint, TheMaskCountsOnlyFiniteLogits) {
+  const Vocab v({});
+  TextConstraint c = v.Constraint({Literals({{"a", -1}})});
+  std::vector<float> logits(v.texts.size(), 1.0f);
+  logits['a'] = -std::numeric_limits<float>::infinity();
+  const std::vector<float> before = logits;
+  EXPECT_EQ(c.Mask(logits), 0u);
+  EXPECT_EQ(logits, before);
+  logits['a'] = 0.0f;
+  EXPECT_EQ(c.Mask(logits), 1u);
+}
+
+TEST(TextConstraint, TheMaskIsWhatAcceptTakesWithForbiddenTextsAndUtf8) {
+  std::mt19937 rng(13);
+  const std::string alphabet = "{}\":a\\u<>/tx\xc3\xa9\xe2\x82";
+  std::vector<std::string> extra;
+  for (int i = 0; i < 3000; ++i) {
+    std::string t;
+    for (int j = 1 + static_cast<int>(rng() % 5); j > 0; --j) t += alphabet[rng() % alphabet.size()];
+    extra.push_back(t);
+  }
+  const Vocab v(extra);
+  ConstraintPhase free = FreeText("</x>", 1);
+  free.forbidden = {"<tx>", "</t>"};
+  ConstraintPhase json = JsonObject(-1);
+  json.forbidden = {"<tx>", "</t>"};
+  const std::vector<ConstraintPhase> program = {free, json};
+  for (const std::string& prefix : std::vector<std::string>{"", "a</t", "<t", "</x>{\"a\": \"</", "</x>{\"a\": \"\xe2",
+                                                            "</x>{\"a\": \"\\ud83d", "</x>{\"a\": \"\\ud83d\\u"}) {
+    TextConstraint c = v.Constraint(program);
+    ASSERT_EQ(AcceptBytes(c, prefix), prefix.size()) << prefix;
+    const std::vector<int32_t> allowed = Allowed(c, v.texts.size());
+    for (size_t id = 0; id < v.texts.size(); ++id) {
+      TextConstraint copy = c;
+      const bool mask = std::find(allowed.begin(), allowed.end(), static_cast<int32_t>(id)) != allowed.end();
+      ASSERT_EQ(mask, copy.Accept(static_cast<int32_t>(id))) << "after '" << prefix << "': '" << v.texts[id] << "'";
+    }
+  }
 }
 
 }  // namespace

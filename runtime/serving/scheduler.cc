@@ -370,7 +370,7 @@ void Scheduler::Step() {
     if (!s.turn) {
       s.start = Clock::now();
       s.reused = s.fed = s.job->cancel ? 0 : engine_->Reuse(engine_->slot(i), s.job->prompt);
-      s.turn = std::make_unique<Turn>(*s.job->request, engine_->tokenizer(), engine_->chat_format(),
+      s.turn = std::make_unique<Turn>(*s.job->request, engine_->tokenizer(), engine_->token_texts(), engine_->chat_format(),
                                       engine_->stop_ids(), s.job->prompt, s.job->relay);
     }
     if (s.job->cancel) {
