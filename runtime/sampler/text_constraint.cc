@@ -87,8 +87,8 @@ bool PlainStringText(std::string_view t) {
 }  // namespace
 
 TokenTexts::TokenTexts(std::vector<std::string_view> bytes, std::vector<bool> control)
-    : bytes_(std::move(bytes)), control_(std::move(control)) {
-  control_.resize(bytes_.size(), false);
+    : bytes_(std::move(bytes)), control_(control.begin(), control.end()) {
+  control_.resize(bytes_.size(), 0);
   plain_string_text_.resize(bytes_.size());
   for (size_t id = 0; id < bytes_.size(); ++id) {
     plain_string_text_[id] = !control_[id] && PlainStringText(bytes_[id]);
@@ -107,9 +107,11 @@ TextConstraint::TextConstraint(std::vector<ConstraintPhase> phases, const TokenT
                      p.literals.end());
     p.terminator.resize(std::min<size_t>(p.terminator.size(), sizeof(State::tail)));
     std::erase_if(p.forbidden, [](const std::string& f) { return f.empty() || f.size() > sizeof(State::tail); });
-    std::vector<bool>& stops = stop_bytes_.emplace_back(256, false);
-    if (!p.terminator.empty()) stops[static_cast<unsigned char>(p.terminator.back())] = true;
-    for (const std::string& f : p.forbidden) stops[static_cast<unsigned char>(f.back())] = true;
+    std::string& stops = stop_bytes_.emplace_back();
+    if (!p.terminator.empty()) stops += p.terminator.back();
+    for (const std::string& f : p.forbidden) {
+      if (stops.find(f.back()) == std::string::npos) stops += f.back();
+    }
   }
   Enter(state_, phases_.empty() ? -1 : 0);
 }
@@ -183,6 +185,7 @@ bool TextConstraint::PushTail(State& s, unsigned char c) const {
     --s.tail_len;
   }
   s.tail[s.tail_len++] = static_cast<char>(c);
+  if (stop_bytes_[s.phase].find(static_cast<char>(c)) == std::string::npos) return true;
   const std::vector<std::string>& forbidden = phases_[s.phase].forbidden;
   return std::none_of(forbidden.begin(), forbidden.end(), [&](const std::string& f) { return TailEndsWith(s, f); });
 }
@@ -390,7 +393,8 @@ bool TextConstraint::Feed(State& s, std::string_view bytes, bool control) const 
           s.json_spaces = IsSpace(c) ? s.json_spaces + 1 : 0;
           if (s.json_spaces > kMaxJsonSpaces) return false;
         }
-        if (!PushTail(s, c)) return false;
+        // The tail serves only to find forbidden texts here.
+        if (!phases_[s.phase].forbidden.empty() && !PushTail(s, c)) return false;
         step = FeedJson(s, c);
         break;
       }
@@ -414,9 +418,9 @@ size_t TextConstraint::Mask(std::span<float> logits) const {
   const bool in_string = phase != nullptr && phase->kind == ConstraintPhase::kJson && state_.json == kString &&
                          state_.utf8_need == 0;
   const bool in_free_text = phase != nullptr && phase->kind == ConstraintPhase::kFreeText && !phase->terminator.empty();
-  const std::vector<bool>* stops = phase != nullptr ? &stop_bytes_[state_.phase] : nullptr;
+  const std::string_view stops = phase != nullptr ? std::string_view(stop_bytes_[state_.phase]) : std::string_view();
   const auto stays = [&](std::string_view bytes) {
-    return std::none_of(bytes.begin(), bytes.end(), [&](char c) { return (*stops)[static_cast<unsigned char>(c)]; });
+    return std::all_of(stops.begin(), stops.end(), [&](char c) { return bytes.find(c) == std::string_view::npos; });
   };
   for (size_t id = 0; id < n; ++id) {
     const std::string_view bytes = texts_.bytes(id);

@@ -77,8 +77,8 @@ class TokenTexts {
 
  private:
   std::vector<std::string_view> bytes_;
-  std::vector<bool> control_;
-  std::vector<bool> plain_string_text_;
+  std::vector<uint8_t> control_;
+  std::vector<uint8_t> plain_string_text_;
 };
 
 // Restricts a sequence's next tokens to those that keep its generated text a prefix of
@@ -144,9 +144,9 @@ class TextConstraint {
   void EndValue(State& s) const;
 
   std::vector<ConstraintPhase> phases_;  // each kLiterals phase's literals sorted, unique
-  // Per phase, the bytes that may end its terminator or a forbidden text: a token without
-  // them leaves free text or a JSON string where it was.
-  std::vector<std::vector<bool>> stop_bytes_;
+  // Per phase, the distinct bytes that may end its terminator or a forbidden text: a
+  // token without them leaves free text or a JSON string where it was.
+  std::vector<std::string> stop_bytes_;
   const TokenTexts& texts_;
   mutable std::vector<uint8_t> allowed_;  // Mask's scratch
   State state_;

@@ -48,6 +48,12 @@ void Run(benchmark::State& state, std::vector<ConstraintPhase> phases, const std
 void BM_MaskInJsonString(benchmark::State& state) {
   Run(state, {ConstraintPhase::Json(ConstraintPhase::kObject, -1)}, "{\"city\": \"Pa");
 }
+// As a harmony call's arguments are: the format's markers forbidden.
+void BM_MaskInJsonStringWithMarkers(benchmark::State& state) {
+  ConstraintPhase json = ConstraintPhase::Json(ConstraintPhase::kObject, -1);
+  json.forbidden = {"<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>", "<|return|>", "<|call|>"};
+  Run(state, {json}, "{\"city\": \"Pa");
+}
 void BM_MaskAtJsonKey(benchmark::State& state) {
   Run(state, {ConstraintPhase::Json(ConstraintPhase::kObject, -1)}, "{");
 }
@@ -60,6 +66,7 @@ void BM_MaskAtLiterals(benchmark::State& state) {
   Run(state, {ConstraintPhase::Literals(std::move(names))}, "");
 }
 BENCHMARK(BM_MaskInJsonString)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MaskInJsonStringWithMarkers)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MaskAtJsonKey)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MaskInFreeText)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MaskAtLiterals)->Unit(benchmark::kMillisecond);
