@@ -204,21 +204,22 @@ TEST(TextConstraint, TypedValuesEndTheirPhase) {
   EXPECT_FALSE(TakesValue(P::kInteger, "[1.5]"));
 }
 
-TEST(TextConstraint, TheMaskIsWhatAcceptTakes) {
-  // Random tokens over JSON's and the terminator's bytes, in every kind of phase.
-  std::mt19937 rng(11);
-  const std::string alphabet = "{}[]\":,0123456789-.e\\tfnul <>/ak";
+// 3000 random tokens of 1-5 bytes from `alphabet` (seeded), beside the single bytes.
+std::vector<std::string> RandomTokens(const std::string& alphabet, unsigned seed) {
+  std::mt19937 rng(seed);
   std::vector<std::string> extra;
   for (int i = 0; i < 3000; ++i) {
     std::string t;
     for (int j = 1 + static_cast<int>(rng() % 5); j > 0; --j) t += alphabet[rng() % alphabet.size()];
     extra.push_back(t);
   }
-  const Vocab v(extra, {"<|x|>"});
-  const std::vector<ConstraintPhase> program = {FreeText("</k>", 1), Literals({{"{\"a\":", 2}, {"{}", -1}}, 2),
-                                                ConstraintPhase::Json(ConstraintPhase::kAnyValue, 3), Literals({{"}", -1}})};
-  for (const std::string& prefix : std::vector<std::string>{"", "ab</", "x</k>", "</k> {\"a\":", "</k>{\"a\": [\"s", "</k>{\"a\": [\"s\\",
-                                   "</k>{\"a\": 12", "</k>{\"a\": {\"b\": tr"}) {
+  return extra;
+}
+
+// After each of `prefixes`, the tokens Mask allows are exactly those Accept takes.
+void ExpectMaskIsWhatAcceptTakes(const Vocab& v, const std::vector<ConstraintPhase>& program,
+                                 const std::vector<std::string>& prefixes) {
+  for (const std::string& prefix : prefixes) {
     TextConstraint c = v.Constraint(program);
     ASSERT_EQ(AcceptBytes(c, prefix), prefix.size()) << prefix;
     const std::vector<int32_t> allowed = Allowed(c, v.texts.size());
@@ -228,6 +229,15 @@ TEST(TextConstraint, TheMaskIsWhatAcceptTakes) {
       ASSERT_EQ(mask, copy.Accept(static_cast<int32_t>(id))) << "after '" << prefix << "': '" << v.texts[id] << "'";
     }
   }
+}
+
+TEST(TextConstraint, TheMaskIsWhatAcceptTakes) {
+  // Random tokens over JSON's and the terminator's bytes, in every kind of phase.
+  const Vocab v(RandomTokens("{}[]\":,0123456789-.e\\tfnul <>/ak", 11), {"<|x|>"});
+  const std::vector<ConstraintPhase> program = {FreeText("</k>", 1), Literals({{"{\"a\":", 2}, {"{}", -1}}, 2),
+                                                ConstraintPhase::Json(ConstraintPhase::kAnyValue, 3), Literals({{"}", -1}})};
+  ExpectMaskIsWhatAcceptTakes(v, program, {"", "ab</", "x</k>", "</k> {\"a\":", "</k>{\"a\": [\"s", "</k>{\"a\": [\"s\\",
+                                           "</k>{\"a\": 12", "</k>{\"a\": {\"b\": tr"});
 }
 
 TEST(TextConstraint, NestingDeeperThan64IsRefused) {
@@ -317,31 +327,14 @@ TEST(TextConstraint, TheMaskCountsOnlyFiniteLogits) {
 }
 
 TEST(TextConstraint, TheMaskIsWhatAcceptTakesWithForbiddenTextsAndUtf8) {
-  std::mt19937 rng(13);
-  const std::string alphabet = "{}\":a\\u<>/tx\xc3\xa9\xe2\x82";
-  std::vector<std::string> extra;
-  for (int i = 0; i < 3000; ++i) {
-    std::string t;
-    for (int j = 1 + static_cast<int>(rng() % 5); j > 0; --j) t += alphabet[rng() % alphabet.size()];
-    extra.push_back(t);
-  }
-  const Vocab v(extra);
+  const Vocab v(RandomTokens("{}\":a\\u<>/tx\xc3\xa9\xe2\x82", 13));
   ConstraintPhase free = FreeText("</x>", 1);
   free.forbidden = {"<tx>", "</t>"};
   ConstraintPhase json = JsonObject(-1);
   json.forbidden = {"<tx>", "</t>"};
-  const std::vector<ConstraintPhase> program = {free, json};
-  for (const std::string& prefix : std::vector<std::string>{"", "a</t", "<t", "</x>{\"a\": \"</", "</x>{\"a\": \"\xe2",
-                                                            "</x>{\"a\": \"\\ud83d", "</x>{\"a\": \"\\ud83d\\u"}) {
-    TextConstraint c = v.Constraint(program);
-    ASSERT_EQ(AcceptBytes(c, prefix), prefix.size()) << prefix;
-    const std::vector<int32_t> allowed = Allowed(c, v.texts.size());
-    for (size_t id = 0; id < v.texts.size(); ++id) {
-      TextConstraint copy = c;
-      const bool mask = std::find(allowed.begin(), allowed.end(), static_cast<int32_t>(id)) != allowed.end();
-      ASSERT_EQ(mask, copy.Accept(static_cast<int32_t>(id))) << "after '" << prefix << "': '" << v.texts[id] << "'";
-    }
-  }
+  ExpectMaskIsWhatAcceptTakes(v, {free, json},
+                              {"", "a</t", "<t", "</x>{\"a\": \"</", "</x>{\"a\": \"\xe2", "</x>{\"a\": \"\\ud83d",
+                               "</x>{\"a\": \"\\ud83d\\u"});
 }
 
 }  // namespace
