@@ -89,10 +89,10 @@ void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, b
   const size_t row_bytes = n_blocks * sizeof(Block);
   const size_t rows = cold ? shape.rows : std::min(shape.rows, kHotBytes / row_bytes);
   const size_t matrix_bytes = rows * row_bytes;
-  for (size_t tokens : {size_t{1}, size_t{16}}) {
+  for (size_t tokens : {size_t{1}, size_t{4}, size_t{16}}) {
     const std::string name = std::string(k.name) + "/" + shape.name + "/" + std::to_string(rows) +
                              "x" + std::to_string(shape.cols) + "/" +
-                             (tokens == 1 ? "gemv" : "gemm16") + "/" + (cold ? "cold" : "hot");
+                             (tokens == 1 ? std::string("gemv") : "gemm" + std::to_string(tokens)) + "/" + (cold ? "cold" : "hot");
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
       const WeightSet<Block>& w = CachedWeightSet<Block>(rows, n_blocks, cold ? kColdBytes : 0, fix);
       const std::vector<BlockQ8K> x = Q8KActivations(tokens * n_blocks);

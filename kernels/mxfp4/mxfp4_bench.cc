@@ -78,12 +78,12 @@ void RegisterAll() {
   for (const Mxfp4Kernels& k : AllMxfp4Variants()) {
     if (!HasFeatures(have, k.required)) continue;
     for (const Shape& s : kShapes) {
-      for (size_t n_tokens : {size_t{1}, size_t{16}}) {
+      for (size_t n_tokens : {size_t{1}, size_t{4}, size_t{16}}) {
         for (bool cold : {false, true}) {
           // The scalar oracle is for correctness; time it hot only.
           if (cold && std::string(k.name) == "ref") continue;
           const std::string name = std::string("mxfp4/") + k.name + "/" + s.name +
-                                   (n_tokens == 1 ? "/gemv" : "/gemm16") + (cold ? "/cold" : "/hot");
+                                   (n_tokens == 1 ? std::string("/gemv") : "/gemm" + std::to_string(n_tokens)) + (cold ? "/cold" : "/hot");
           benchmark::RegisterBenchmark(name.c_str(), [&k, s, n_tokens, cold](benchmark::State& st) {
             Run(st, k, s, n_tokens, cold);
           })->Unit(benchmark::kMicrosecond);
