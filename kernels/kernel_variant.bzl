@@ -1,0 +1,66 @@
+# The per-ISA kernel library: its sources compile only on the architecture that can run
+# them (the library is empty elsewhere, and the registries leave it out there), with the
+# ISA's flags, defined once here for every kernels folder.
+load("@rules_cc//cc:defs.bzl", "cc_library")
+
+_AARCH64 = "//third_party/toolchains/aarch64:cpu_aarch64"
+
+# The oracle's float steps must stay separate roundings (aarch64 gcc fuses by default):
+# for oracles and for every kernel that promises the oracle's bits.
+ORACLE_COPTS = ["-ffp-contract=off"]
+
+_AVX512 = [
+    "-mavx512f",
+    "-mavx512bw",
+    "-mavx512vl",
+    "-mfma",
+    "-mf16c",
+    "-Wno-maybe-uninitialized",
+    "-Wno-uninitialized",
+]
+
+# Each ISA's flags and the architecture it builds on. GCC 12 warns falsely about the
+# deliberately undefined vectors inside its AVX-512 helpers. The NEON kernels use the
+# dot product and fp16 conversions; SME kernels are inline asm with `.arch_extension sme`,
+# so they need no flag.
+_ISAS = {
+    "avx2": struct(arm = False, copts = ["-mavx2", "-mfma", "-mf16c"]),
+    "avx512": struct(arm = False, copts = _AVX512),
+    "avx512_vnni": struct(arm = False, copts = _AVX512 + ["-mavx512vnni"]),
+    "neon": struct(arm = True, copts = ["-march=armv8.2-a+dotprod+fp16"]),
+    "sme": struct(arm = True, copts = []),
+}
+
+def _on(isa, value, otherwise):
+    """`value` on the ISA's architecture, `otherwise` on the other."""
+    if _ISAS[isa].arm:
+        return select({_AARCH64: value, "//conditions:default": otherwise})
+    return select({_AARCH64: otherwise, "//conditions:default": value})
+
+def kernel_variant(name, isa, srcs, oracle_order = False, copts = [], **kwargs):
+    """A cc_library of one ISA variant: `srcs` and the ISA's flags on its architecture only.
+
+    Args:
+      name: the target, by convention <format>_<isa>[_<layout>].
+      isa: "avx2", "avx512", "avx512_vnni", "neon" or "sme" (a variant compiled for an ISA
+        must be picked only on CPUs that have it: the compiler may use any of it).
+      srcs: sources compiled only where the ISA runs.
+      oracle_order: adds ORACLE_COPTS (the kernel promises the oracle's float order).
+      copts: further flags, on the ISA's architecture only.
+      **kwargs: the rest of cc_library's attributes (hdrs, deps, visibility).
+    """
+    flags = _ISAS[isa].copts + (ORACLE_COPTS if oracle_order else []) + copts
+    cc_library(
+        name = name,
+        srcs = _on(isa, srcs, []),
+        copts = _on(isa, flags, []),
+        **kwargs
+    )
+
+def on_x86(value, otherwise = []):
+    """`value` when building for x86-64, `otherwise` for aarch64 (deps of registries)."""
+    return select({_AARCH64: otherwise, "//conditions:default": value})
+
+def on_arm(value, otherwise = []):
+    """`value` when building for aarch64, `otherwise` for x86-64."""
+    return select({_AARCH64: value, "//conditions:default": otherwise})
