@@ -56,11 +56,3 @@ def kernel_variant(name, isa, srcs, oracle_order = False, copts = [], **kwargs):
         copts = _on(isa, flags, []),
         **kwargs
     )
-
-def on_x86(value, otherwise = []):
-    """`value` when building for x86-64, `otherwise` for aarch64 (deps of registries)."""
-    return select({_AARCH64: otherwise, "//conditions:default": value})
-
-def on_arm(value, otherwise = []):
-    """`value` when building for aarch64, `otherwise` for x86-64."""
-    return select({_AARCH64: value, "//conditions:default": otherwise})

@@ -59,6 +59,11 @@ std::vector<std::string_view> Split(std::string_view text, std::string_view sep)
 
 }  // namespace
 
+std::vector<std::string> HarmonyParser::Markers() {
+  return {std::string(kStart),     std::string(kEnd),    std::string(kMessage), std::string(kChannel),
+          std::string(kConstrain), std::string(kReturn), std::string(kCall)};
+}
+
 ChatDelta HarmonyParser::Feed(std::string_view piece) {
   ChatDelta out;
   if (state_ == State::kDone) return out;

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/chat/chat_delta.h"
 
@@ -20,6 +21,8 @@ namespace cpubrrr {
 class HarmonyParser : public ChatOutputParser {
  public:
   static constexpr size_t kMaxHeader = 256;
+  // The markers the parser splits messages at, whatever tokens spell them.
+  static std::vector<std::string> Markers();
 
   ChatDelta Feed(std::string_view piece) override;
   ChatDelta Finish() override;

@@ -40,6 +40,10 @@ size_t TrimmedEnd(std::string_view text, Pred drop) {
 
 }  // namespace
 
+std::vector<std::string> Qwen3Parser::CallEndMarkers() {
+  return {std::string(kToolCallEnd), std::string(kImEnd), std::string(kEndOfText)};
+}
+
 ChatDelta Qwen3Parser::Feed(std::string_view piece) {
   ChatDelta out;
   if (state_ == State::kDone) return out;

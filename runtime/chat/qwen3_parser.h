@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "runtime/chat/chat_delta.h"
 #include "runtime/chat/xml_tool_call.h"
@@ -27,6 +28,9 @@ class Qwen3Parser : public ChatOutputParser {
   // the think block themselves), so output starts inside the reasoning.
   explicit Qwen3Parser(bool thinking_forced_open = false, StringParameters strings = {})
       : state_(thinking_forced_open ? State::kReasoning : State::kStart), strings_(std::move(strings)) {}
+
+  // The markers that end a tool call or the turn, whatever tokens spell them.
+  static std::vector<std::string> CallEndMarkers();
 
   ChatDelta Feed(std::string_view piece) override;
   ChatDelta Finish() override;

@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "runtime/chat/harmony_parser.h"
+#include "runtime/chat/qwen3_parser.h"
 
 namespace cpubrrr {
 namespace {
@@ -247,10 +249,7 @@ class Program {
 
 // The texts by which each format's parser ends a message or a call.
 std::vector<std::string> Markers(ChatFormat format) {
-  if (format == ChatFormat::kHarmony) {
-    return {"<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>", "<|return|>", "<|call|>"};
-  }
-  return {"</tool_call>", "<|im_end|>", "<|endoftext|>"};
+  return format == ChatFormat::kHarmony ? HarmonyParser::Markers() : Qwen3Parser::CallEndMarkers();
 }
 
 std::vector<ConstraintPhase> Harmony(const std::vector<Function>& functions) {
