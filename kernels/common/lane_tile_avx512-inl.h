@@ -146,11 +146,21 @@ struct NextPanel {
   size_t block_bytes;
 };
 
-// Writes y[t * y_stride + r] for T tokens and the panel's first n_rows rows; the panel
-// holds n_blocks x kPanelGroups LaneBlocks, block b of group g at panel[b * 2 + g].
-// `next`, unless null, is prefetched block by block.
-template <int T>
-void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens, float* y,
+// A panel decoded into scratch: block b of group g at blocks[b * 2 + g], lane i of a
+// group holding row kLaneRow[i].
+struct DecodedPanel {
+  static constexpr bool kLanesPermuted = true;
+  const LaneBlock* blocks;
+  __m512i Quants(size_t b, int g, int k) const { return _mm512_load_si512(&blocks[2 * b + g].q[k]); }
+  __m512 Scales(size_t b, int g) const { return _mm512_load_ps(&blocks[2 * b + g].d); }
+};
+
+// Writes y[t * y_stride + r] for T tokens and the first n_rows rows of a panel of
+// kPanelGroups groups of 16 rows, read through `Panel`: Quants(b, g, k) (the LaneBlock::q[k]
+// of block b of group g), Scales(b, g) (its d) and kLanesPermuted (lane i holds row
+// kLaneRow[i] rather than row i). `next`, unless null, is prefetched block by block.
+template <int T, class Panel>
+void PanelTile(const Panel panel, size_t n_blocks, const TokenView* tokens, float* y,
                size_t y_stride, int n_rows, const NextPanel* next) {
   __m512 acc[kPanelGroups][T];
 #pragma GCC unroll 8
@@ -163,8 +173,6 @@ void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens,
 #pragma GCC unroll 32
       for (int r = 0; r < kPanelRows; ++r) PrefetchLine(next->rows[r] + b * next->block_bytes);
     }
-    const LaneBlock& w0 = panel[2 * b];
-    const LaneBlock& w1 = panel[2 * b + 1];
     __m512i dot[kPanelGroups][T];
 #pragma GCC unroll 8
     for (int t = 0; t < T; ++t) {
@@ -172,8 +180,8 @@ void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens,
     }
 #pragma GCC unroll 8
     for (int k = 0; k < 8; ++k) {
-      const __m512i q0 = _mm512_load_si512(&w0.q[k]);
-      const __m512i q1 = _mm512_load_si512(&w1.q[k]);
+      const __m512i q0 = panel.Quants(b, 0, k);
+      const __m512i q1 = panel.Quants(b, 1, k);
 #pragma GCC unroll 8
       for (int t = 0; t < T; ++t) {
         int32_t four;
@@ -183,13 +191,14 @@ void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens,
         dot[1][t] = _mm512_dpbusd_epi32(dot[1][t], q1, x4);
       }
     }
+    const __m512 d0 = panel.Scales(b, 0), d1 = panel.Scales(b, 1);
 #pragma GCC unroll 8
     for (int t = 0; t < T; ++t) {
       const __m512 dx = _mm512_set1_ps(tokens[t].d[b]);
       acc[0][t] = _mm512_add_ps(
-          acc[0][t], _mm512_mul_ps(_mm512_mul_ps(w0.d, dx), _mm512_cvtepi32_ps(dot[0][t])));
+          acc[0][t], _mm512_mul_ps(_mm512_mul_ps(d0, dx), _mm512_cvtepi32_ps(dot[0][t])));
       acc[1][t] = _mm512_add_ps(
-          acc[1][t], _mm512_mul_ps(_mm512_mul_ps(w1.d, dx), _mm512_cvtepi32_ps(dot[1][t])));
+          acc[1][t], _mm512_mul_ps(_mm512_mul_ps(d1, dx), _mm512_cvtepi32_ps(dot[1][t])));
     }
   }
   const __m512i to_rows = _mm512_load_si512(kLaneRow);  // its own inverse: lane of row r
@@ -201,18 +210,20 @@ void PanelTile(const LaneBlock* panel, size_t n_blocks, const TokenView* tokens,
         valid_rows >= kGroupRows ? 0xFFFF : static_cast<__mmask16>((1u << valid_rows) - 1);
 #pragma GCC unroll 8
     for (int t = 0; t < T; ++t) {
-      _mm512_mask_storeu_ps(y + t * y_stride + g * kGroupRows, valid,
-                            _mm512_permutexvar_ps(to_rows, acc[g][t]));
+      const __m512 rows = Panel::kLanesPermuted ? _mm512_permutexvar_ps(to_rows, acc[g][t]) : acc[g][t];
+      _mm512_mask_storeu_ps(y + t * y_stride + g * kGroupRows, valid, rows);
     }
   }
 }
 
-using PanelTileFn = void (*)(const LaneBlock*, size_t, const TokenView*, float*, size_t, int,
-                             const NextPanel*);
+template <class Panel>
+using PanelTileFn = void (*)(Panel, size_t, const TokenView*, float*, size_t, int, const NextPanel*);
 
 // Index t - 1 handles a tile of t tokens.
-inline constexpr PanelTileFn kPanelTiles[kTokenTile] = {PanelTile<1>, PanelTile<2>, PanelTile<3>,
-                                                        PanelTile<4>, PanelTile<5>, PanelTile<6>};
+template <class Panel>
+inline constexpr PanelTileFn<Panel> kPanelTiles[kTokenTile] = {
+    PanelTile<1, Panel>, PanelTile<2, Panel>, PanelTile<3, Panel>,
+    PanelTile<4, Panel>, PanelTile<5, Panel>, PanelTile<6, Panel>};
 
 // The panel walk every lane-tile gemm shares: for each panel of kPanelRows rows (w's rows
 // row_stride blocks apart), decode(group, b, g) for every block b of each 16-row group g
@@ -264,8 +275,9 @@ void Gemm(const typename Decoder::Block* w, size_t row_stride, size_t rows, cons
                  decoder.Decode(group, b * sizeof(Block), &panel[2 * b + g]);
                },
                [&](size_t t0, size_t tile, size_t r0, int n_rows, const NextPanel* next) {
-                 kPanelTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0,
-                                       y + t0 * y_stride + r0, y_stride, n_rows, next);
+                 kPanelTiles<DecodedPanel>[tile - 1](DecodedPanel{panel.data()}, n_blocks,
+                                                     tokens.data() + t0, y + t0 * y_stride + r0,
+                                                     y_stride, n_rows, next);
                });
 }
 

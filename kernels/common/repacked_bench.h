@@ -72,7 +72,7 @@ void RunRepacked(benchmark::State& state, const Variant& k, size_t shape_rows, s
   const typename Format::Shape shape{rows, n_blocks};
   const WeightSet<uint8_t>& packed = CachedRepackedSet<Format>(set, rows, n_blocks);
   const auto x = Format::Activations(n_tokens * n_blocks);
-  const size_t y_stride = shape.Groups() * kRepackedRows;
+  const size_t y_stride = shape.Groups() * Format::Shape::kGroupRows;
   std::vector<float> y(n_tokens * y_stride);
   const double bytes = static_cast<double>(rows * n_blocks * sizeof(Block) + x.size() * sizeof(x[0]));
   SampledYardstick yardstick(state, bytes);

@@ -17,46 +17,48 @@
 
 namespace cpubrrr::lane_tile {
 
-// Repacked groups per 16-row lane group, and per 32-row panel.
+// Repacked groups of four rows per 16-row lane group.
 inline constexpr size_t kLaneGroupGroups = kGroupRows / kRepackedRows;
-inline constexpr size_t kPanelGroupsRepacked = kPanelRows / kRepackedRows;
 
 // Walks the 32-row panels of groups [group_begin, group_begin + n_groups) of a repacked
 // matrix of `shape` at `packed` (rows below shape.rows only): per panel, decode(group, lg)
-// for its two 16-row lane groups lg, group[0..3] being the four repacked groups of lane
-// group lg (lane i: row i / 4 of group i % 4, which is row kLaneRow[i] of the 16; groups
-// past the range repeat the panel's first, whose lanes are never stored); then
+// for its two 16-row lane groups lg, group[] being the repacked groups of lane group lg:
+// four groups of four rows (lane i: row i / 4 of group i % 4, which is row kLaneRow[i] of
+// the 16), or one group of 16 rows; groups past the range repeat the panel's first, whose
+// lanes are never stored. Then
 // tile(t0, tile, r0, n_rows, next) for each tile of up to kTokenTile of n_tokens tokens,
 // r0 being the panel's first row counted from group_begin's, and `next` the next panel's
 // bytes as 32 slices during the first tile (null otherwise and after the last panel).
 template <class Shape, class Decode, class Tile>
 void ForEachRepackedPanel(const uint8_t* packed, const Shape& shape, size_t group_begin,
                           size_t n_groups, size_t n_tokens, Decode decode, Tile tile) {
+  constexpr size_t kRows = Shape::kGroupRows;
+  constexpr size_t kPerLaneGroup = kGroupRows / kRows, kPerPanel = kPanelRows / kRows;
   const size_t group_bytes = shape.GroupBytes();
   const size_t group_end = std::min(group_begin + n_groups, shape.Groups());
-  for (size_t g0 = group_begin; g0 < group_end; g0 += kPanelGroupsRepacked) {
-    const size_t first_row = g0 * kRepackedRows;
+  for (size_t g0 = group_begin; g0 < group_end; g0 += kPerPanel) {
+    const size_t first_row = g0 * kRows;
     if (first_row >= shape.rows) break;
     const int n_rows = static_cast<int>(std::min({size_t{kPanelRows}, shape.rows - first_row,
-                                                  (group_end - g0) * kRepackedRows}));
+                                                  (group_end - g0) * kRows}));
     for (size_t lg = 0; lg < kPanelGroups; ++lg) {
-      const uint8_t* group[kLaneGroupGroups];
-      for (size_t g = 0; g < kLaneGroupGroups; ++g) {
-        const size_t at = g0 + kLaneGroupGroups * lg + g;
+      const uint8_t* group[kPerLaneGroup];
+      for (size_t g = 0; g < kPerLaneGroup; ++g) {
+        const size_t at = g0 + kPerLaneGroup * lg + g;
         group[g] = packed + (at < group_end ? at : g0) * group_bytes;
       }
       decode(group, lg);
     }
     // The next panel's bytes are contiguous: 32 slices, each streamed over the blocks.
-    const bool has_next = g0 + kPanelGroupsRepacked < group_end;
+    const bool has_next = g0 + kPerPanel < group_end;
     NextPanel next;
-    const size_t slice = kPanelGroupsRepacked * group_bytes / kPanelRows;
+    const size_t slice = kPerPanel * group_bytes / kPanelRows;
     next.block_bytes = (slice + shape.n_blocks - 1) / shape.n_blocks;
     for (int r = 0; r < kPanelRows; ++r) {
-      next.rows[r] = packed + (g0 + kPanelGroupsRepacked) * group_bytes + r * slice;
+      next.rows[r] = packed + (g0 + kPerPanel) * group_bytes + r * slice;
     }
     for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
-      tile(t0, std::min(n_tokens - t0, size_t{kTokenTile}), (g0 - group_begin) * kRepackedRows,
+      tile(t0, std::min(n_tokens - t0, size_t{kTokenTile}), (g0 - group_begin) * kRows,
            n_rows, t0 == 0 && has_next ? &next : nullptr);
     }
   }
@@ -85,8 +87,8 @@ void RepackedGemm(const uint8_t* packed, const Shape& shape, size_t group_begin,
         }
       },
       [&](size_t t0, size_t tile, size_t r0, int n_rows, const NextPanel* next) {
-        kPanelTiles[tile - 1](panel.data(), n_blocks, tokens.data() + t0, y + t0 * y_stride + r0,
-                              y_stride, n_rows, next);
+        kPanelTiles<DecodedPanel>[tile - 1](DecodedPanel{panel.data()}, n_blocks, tokens.data() + t0,
+                                            y + t0 * y_stride + r0, y_stride, n_rows, next);
       });
 }
 

@@ -63,17 +63,17 @@ class RepackedKernelTest : public ::testing::Test {
                    const Activation* x, typename Format::GemvFn want_fn) {
     const uint8_t* packed = Repack(w, row_stride, shape);
     const size_t rows = shape.rows;
-    std::vector<float> want(rows), got(shape.Groups() * kRepackedRows + 1, kCanary);
+    std::vector<float> want(rows), got(shape.Groups() * Shape::kGroupRows + 1, kCanary);
     want_fn(w.data(), row_stride, rows, x, shape.n_blocks, want.data());
     Format::Gemv(packed, shape, 0, shape.Groups(), x, got.data());
     const std::string where = "rows " + std::to_string(rows) + ", n_blocks " + std::to_string(shape.n_blocks);
     ASSERT_EQ(FloatBitsDiff(got.data(), want.data(), rows), "") << where;
     for (size_t r = rows; r < got.size(); ++r) ASSERT_EQ(got[r], kCanary) << "wrote past rows; " << where;
     for (size_t g = 0; g < shape.Groups(); ++g) {
-      std::vector<float> one(kRepackedRows, kCanary);
+      std::vector<float> one(Shape::kGroupRows, kCanary);
       Format::Gemv(packed, shape, g, 1, x, one.data());
-      for (size_t i = 0; i < kRepackedRows && g * kRepackedRows + i < rows; ++i) {
-        ASSERT_EQ(FloatBitsDiff(&one[i], &want[g * kRepackedRows + i], 1), "") << "group " << g << "; " << where;
+      for (size_t i = 0; i < Shape::kGroupRows && g * Shape::kGroupRows + i < rows; ++i) {
+        ASSERT_EQ(FloatBitsDiff(&one[i], &want[g * Shape::kGroupRows + i], 1), "") << "group " << g << "; " << where;
       }
     }
   }
@@ -85,8 +85,8 @@ class RepackedKernelTest : public ::testing::Test {
     const uint8_t* packed = Repack(w, shape.n_blocks, shape);
     const size_t n_blocks = shape.n_blocks;
     for (size_t g0 : {size_t{0}, shape.Groups() - 1}) {
-      const size_t first = g0 * kRepackedRows, n_rows = shape.rows - first;
-      const size_t y_stride = shape.Groups() * kRepackedRows + 3;
+      const size_t first = g0 * Shape::kGroupRows, n_rows = shape.rows - first;
+      const size_t y_stride = shape.Groups() * Shape::kGroupRows + 3;
       std::vector<float> want(n_tokens * y_stride, kCanary), got(want);
       want_fn(w.data() + first * n_blocks, n_blocks, n_rows, x, x_stride, n_tokens, n_blocks,
               want.data(), y_stride);

@@ -12,7 +12,7 @@
 namespace cpubrrr {
 
 // Kernels on a repacked matrix of `Shape` against activations of block type `Activation`:
-// the gemv writes y[r - kRepackedRows * group_begin] = dot(row r, x) for the rows of groups
+// the gemv writes y[r - Shape::kGroupRows * group_begin] = dot(row r, x) for the rows of groups
 // [group_begin, group_begin + n_groups) (groups past the matrix ignored); the gemm does so
 // for n_tokens tokens x_stride blocks apart, results y_stride floats apart.
 template <class Shape, class Activation>

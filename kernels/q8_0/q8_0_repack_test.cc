@@ -23,8 +23,8 @@ TEST(Q8_0Repack, EveryQuantAndScaleReadsBack) {
       const Q8_0RepackedShape shape{rows, n_blocks};
       std::vector<uint8_t> packed(shape.Bytes(), 0xAA);
       RepackQ8_0(w.data(), row_stride, rows, n_blocks, packed.data());
-      for (size_t r = 0; r < shape.Groups() * kRepackedRows; ++r) {
-        for (size_t b = 0; b < 2 * shape.Units(); ++b) {
+      for (size_t r = 0; r < shape.Groups() * kQ8_0RepackedRows; ++r) {
+        for (size_t b = 0; b < n_blocks; ++b) {
           const bool real = r < rows && b < n_blocks;
           const BlockQ8_0* block = real ? &w[r * row_stride + b] : nullptr;
           SCOPED_TRACE(::testing::Message() << "rows " << rows << " n_blocks " << n_blocks
@@ -39,11 +39,12 @@ TEST(Q8_0Repack, EveryQuantAndScaleReadsBack) {
   }
 }
 
-// 4 rows of 90 blocks (gpt-oss width): 45 pairs in 6 chunks, 6 x 2 scale lines.
+// 16 rows of 90 blocks (gpt-oss width): 12 chunks of 8 blocks, each 4 lines of scales,
+// and 512 bytes of quants per block: as many bytes as the GGUF rows, but for the padding.
 TEST(Q8_0Repack, GroupBytesOfTheGptOssWidth) {
   const Q8_0RepackedShape shape{4096, 90};
-  EXPECT_EQ(shape.GroupBytes(), 6 * 128 + 45 * 256u);
-  EXPECT_EQ(shape.Bytes(), 1024 * shape.GroupBytes());
+  EXPECT_EQ(shape.GroupBytes(), 12 * 256 + 90 * 512u);
+  EXPECT_EQ(shape.Bytes(), 256 * shape.GroupBytes());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The repacked Q8_0 weight layout (rows interleaved four at a time, scales stored apart
-// from the quants), the portable repack into it, and the AVX-512 gemv and gemm that read it.
+// The repacked Q8_0 weight layout (sixteen rows to a group, one row per int32 lane, scales
+// stored apart from the quants), the portable repack into it, and the AVX-512 gemv and gemm
+// that read it.
 #ifndef CPUBRRR_KERNELS_Q8_0_Q8_0_REPACKED_H_
 #define CPUBRRR_KERNELS_Q8_0_Q8_0_REPACKED_H_
 
@@ -13,12 +14,14 @@
 
 namespace cpubrrr {
 
-// The repacked Q8_0 layout (kernels/common/repacked_layout.h): per pair of blocks 8 fp16
-// scales, d of (row 0, block 2p), (row 0, block 2p + 1), (row 1, 2p), ... (row 3, 2p + 1);
-// and per row r of the group 64 bytes: the 32 quants of block 2p, then those of block
-// 2p + 1, each plus 128 (the sign bit flipped), ready as vpdpbusd's unsigned operand.
-// A padding block has quants 0 (bytes 128) and scale 0.
-using Q8_0RepackedShape = RepackedShape<16, 256, 2>;
+// The repacked Q8_0 layout (kernels/common/repacked_layout.h) in groups of 16 rows, a unit
+// being one block: per block the 16 rows' fp16 scales d (row 0 first, 32 bytes), and 8
+// vectors of 64 bytes, vector k holding in int32 lane i the quants 4k .. 4k + 3 of row i,
+// each plus 128 (the sign bit flipped): one vpdpbusd operand advances 16 rows, as the lane
+// tile's decoded panels do (kernels/common/lane_tile_avx512-inl.h), with nothing to decode.
+// A padding row or block has quants 0 (bytes 128) and scale 0.
+inline constexpr size_t kQ8_0RepackedRows = 16;
+using Q8_0RepackedShape = RepackedShape<32, 512, 1, kQ8_0RepackedRows>;
 
 // Writes the repacked layout of rows x n_blocks blocks (row r at w + r * row_stride) to
 // `out`, which holds Q8_0RepackedShape{rows, n_blocks}.Bytes() bytes.
@@ -33,14 +36,14 @@ uint16_t RepackedQ8_0Scale(const uint8_t* packed, const Q8_0RepackedShape& shape
 
 // AVX-512 VNNI gemv on the repacked layout (:q8_0_repacked_avx512, x86-64 only): for
 // the groups [group_begin, group_begin + n_groups) of a matrix of `shape` at `packed`
-// (64-byte aligned), writes y[r - kRepackedRows * group_begin] = dot(row r, x) for each
+// (64-byte aligned), writes y[r - kQ8_0RepackedRows * group_begin] = dot(row r, x) for each
 // row r of those groups below shape.rows (groups past the matrix are ignored). x holds shape.n_blocks Q8_0 blocks. Bit for
 // bit GemvQ8_0Avx512's results (ggml's x86 order).
 void GemvQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
 
 // The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
-// result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t),
+// result rows): y[t * y_stride + r - kQ8_0RepackedRows * group_begin] = dot(row r, token t),
 // on the lane tile as GemmQ8_0Avx512, whose bits (the oracle's) it gives.
 void GemmQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x,
@@ -49,9 +52,10 @@ void GemmQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shap
 // A variant on the repacked layout (kernels/common/repacked_variant.h).
 using Q8_0RepackedKernels = RepackedVariant<Q8_0RepackedShape, BlockQ8_0>;
 
-// The repacked variants in priority order (:q8_0_repacked; none off x86-64). The models
-// run Q8_0 from the file's layout, so only the benchmark reads them.
+// The repacked variants in priority order (:q8_0_repacked; none off x86-64).
 std::span<const Q8_0RepackedKernels> AllQ8_0RepackedVariants();
+// The first of them this CPU runs, or null (the models then keep Q8_0 in the file's layout).
+const Q8_0RepackedKernels* BestQ8_0RepackedKernels();
 
 }  // namespace cpubrrr
 

@@ -38,12 +38,12 @@ std::vector<BlockQ8_0> RandomWeights(size_t n, std::mt19937& rng) {
   return w;
 }
 
-// Shapes around the layout: 1 block, odd counts (a lone last block), whole and partial
-// chunks of 8 pairs; rows around the group of 4; a row stride wider than the row.
+// Shapes around the layout: 1 block, odd counts, whole and partial chunks of 8 blocks;
+// rows around the group of 16; a row stride wider than the row.
 TEST_F(Q8_0RepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
   std::mt19937 rng(testing::kKernelSeed);
-  for (size_t n_blocks : {1, 2, 3, 4, 15, 16, 17, 18, 31, 32, 33, 90}) {
-    for (size_t rows : {1, 3, 4, 5, 8, 13, 37}) {
+  for (size_t n_blocks : {1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 90}) {
+    for (size_t rows : {1, 3, 15, 16, 17, 31, 32, 33, 50}) {
       const size_t row_stride = n_blocks + 1;
       const auto w = RandomWeights(rows * row_stride, rng);
       const auto x = testing::RandomActivations(n_blocks, rng);
@@ -64,13 +64,14 @@ TEST_F(Q8_0RepackedTest, OracleBitsOnExactInputs) {
 }
 
 // The gemm against GemmQ8_0Avx512 (the oracle's bits) on realistic inputs: whole and
-// partial 32-row panels, starting groups past 0, strided tokens and rows.
+// partial 32-row panels, a lone last group of 16, starting groups past 0, strided tokens
+// and rows.
 TEST_F(Q8_0RepackedTest, GemmGivesTheLaneTileGemmsBits) {
   std::mt19937 rng(testing::kKernelSeed + 2);
-  for (size_t rows : {3, 13, 300}) {
-    for (size_t n_blocks : {1, 17, 90}) {
+  for (size_t rows : {3, 16, 17, 48, 300}) {
+    for (size_t n_blocks : {1, 9, 17, 90}) {
       const auto w = RandomWeights(rows * n_blocks, rng);
-      for (size_t n_tokens : {1, 5, 17}) {
+      for (size_t n_tokens : {1, 2, 4, 5, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens * x_stride, rng);
         CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, GemmQ8_0Avx512);

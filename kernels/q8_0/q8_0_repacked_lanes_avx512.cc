@@ -1,11 +1,10 @@
 // AVX-512 VNNI Q8_0 x Q8_0 gemm on the repacked layout (kernels/q8_0/q8_0_repacked.h): the
-// repacked lane tile (kernels/common/repacked_lane_tile_avx512-inl.h) with a Q8_0 pair
-// decoder, so results are the oracle's bit for bit.
+// lane tile (kernels/common/lane_tile_avx512-inl.h) reading the stored groups as its panel,
+// with nothing to decode, so results are the oracle's bit for bit.
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/common/repacked_lane_tile_avx512-inl.h"
 #include "kernels/q8_0/q8_0_repacked.h"
@@ -13,44 +12,35 @@
 namespace cpubrrr {
 namespace {
 
-using lane_tile::kLaneGroupGroups;
-using lane_tile::LaneBlock;
 using Shape = Q8_0RepackedShape;
 
-// Decodes pair p of the 16 rows of four repacked groups (group[G]) into LaneBlocks for
-// blocks 2p (*even) and 2p + 1 (*odd, when `two`): lane i, row i / 4 of group i % 4, takes
-// that row's 64 stored bytes (already plus 128), dwords 0-7 block 2p, 8-15 block 2p + 1.
-__attribute__((always_inline)) inline void DecodePair(const uint8_t* const group[kLaneGroupGroups],
-                                                      size_t p, bool two, LaneBlock* even,
-                                                      LaneBlock* odd) {
-  const size_t quants = Shape::QuantOffset(p), scales = Shape::ScaleOffset(p);
-  __m512i rows[16];
-#pragma GCC unroll 16
-  for (size_t i = 0; i < 16; ++i) {
-    rows[i] = _mm512_load_si512(group[i % 4] + quants + 64 * (i / 4));
+// Two stored groups of 16 rows as the lane tile's panel (lane i: row i of the group).
+struct StoredPanel {
+  static constexpr bool kLanesPermuted = false;
+  const uint8_t* group[lane_tile::kPanelGroups];
+  __m512i Quants(size_t b, int g, int k) const {
+    return _mm512_load_si512(group[g] + Shape::QuantOffset(b) + 64 * k);
   }
-  __m512i values[16];
-  lane_tile::Transpose16(rows, values);
-  for (size_t h = 0; h < (two ? 2u : 1u); ++h) {
-    LaneBlock* out = h == 0 ? even : odd;
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) _mm512_store_si512(&out->q[k], values[8 * h + k]);
-    alignas(32) uint16_t d[lane_tile::kGroupRows];
-#pragma GCC unroll 16
-    for (size_t i = 0; i < lane_tile::kGroupRows; ++i) {
-      std::memcpy(&d[i], group[i % 4] + scales + 2 * (2 * (i / 4) + h), 2);
-    }
-    _mm512_store_ps(&out->d, _mm512_cvtph_ps(_mm256_load_si256(reinterpret_cast<const __m256i*>(d))));
+  __m512 Scales(size_t b, int g) const {
+    return _mm512_cvtph_ps(_mm256_load_si256(reinterpret_cast<const __m256i*>(group[g] + Shape::ScaleOffset(b))));
   }
-}
+};
 
 }  // namespace
 
 void GemmQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
-  lane_tile::RepackedGemm(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y,
-                          y_stride, [](auto... args) { DecodePair(args...); });
+  thread_local std::vector<lane_tile::TokenView> tokens;
+  lane_tile::PackTokens(x, x_stride, n_tokens, shape.n_blocks, tokens);
+  StoredPanel panel;
+  lane_tile::ForEachRepackedPanel(
+      packed, shape, group_begin, n_groups, n_tokens,
+      [&](const uint8_t* const group[1], size_t lg) { panel.group[lg] = group[0]; },
+      [&](size_t t0, size_t tile, size_t r0, int n_rows, const lane_tile::NextPanel* next) {
+        lane_tile::kPanelTiles<StoredPanel>[tile - 1](panel, shape.n_blocks, tokens.data() + t0,
+                                                      y + t0 * y_stride + r0, y_stride, n_rows, next);
+      });
 }
 
 }  // namespace cpubrrr

@@ -20,4 +20,9 @@ std::span<const Q8_0RepackedKernels> AllQ8_0RepackedVariants() {
 #endif
 }
 
+const Q8_0RepackedKernels* BestQ8_0RepackedKernels() {
+  static const Q8_0RepackedKernels* best = FirstRunnable(AllQ8_0RepackedVariants());
+  return best;
+}
+
 }  // namespace cpubrrr
