@@ -1,5 +1,5 @@
 // Dispatches each weight type to the best gemv / gemm of this CPU (kernels/*), and MXFP4,
-// Q4_K and Q6_K matrices with a repacked copy to the repacked kernels.
+// Q8_0, Q4_K and Q6_K matrices with a repacked copy to the repacked kernels.
 #include "models/common/linear.h"
 
 #include <cstring>
@@ -14,6 +14,7 @@
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "kernels/q8_0/q8_0.h"
+#include "kernels/q8_0/q8_0_repacked.h"
 
 namespace cpubrrr {
 namespace {
@@ -40,45 +41,45 @@ void Run(const K& kernels, const uint8_t* w, size_t row_bytes, size_t rows, size
   }
 }
 
-// Runs a repacked variant's gemv (x.n == 1) or gemm on groups [first, first + groups) of
-// the matrix of `shape` at `packed`, against activations of block type X.
+// Runs a repacked variant's gemv (x.n == 1) or gemm on rows `rows` of the matrix of `shape`
+// at `packed`, against activations of block type X, when they start on a group of the
+// layout and end on one or at the matrix end; returns false otherwise.
 template <typename X, typename Shape, typename Variant>
-void RunRepacked(const Variant& k, const uint8_t* packed, const Shape& shape, size_t first, size_t groups,
+bool RunRepacked(const Variant& k, const uint8_t* packed, const Shape& shape, Range rows,
                  const GatheredRows& x, float* y, size_t y_stride) {
+  constexpr size_t kRows = Shape::kGroupRows;
+  if (rows.begin % kRows != 0 || (rows.end % kRows != 0 && rows.end != shape.rows)) return false;
+  const size_t first = rows.begin / kRows, groups = (rows.end + kRows - 1) / kRows - first;
   const X* xb = reinterpret_cast<const X*>(x.data);
   if (x.n == 1) {
     k.gemv(packed, shape, first, groups, xb, y);
   } else {
     k.gemm(packed, shape, first, groups, xb, x.row_bytes / sizeof(X), x.n, y, y_stride);
   }
+  return true;
 }
 
-// Runs this CPU's repacked kernels of w's type (MXFP4, Q4_K or Q6_K; a copy exists only
-// where they run: RepackedHere) on rows `rows` of matrix `mat` of w when they start on a
-// group of the repacked layout and end on one or at the matrix end; returns false
+// Runs this CPU's repacked kernels of w's type (MXFP4, Q8_0, Q4_K or Q6_K; a copy exists
+// only where they run: RepackedHere) on rows `rows` of matrix `mat` of w when they start on
+// a group of the repacked layout and end on one or at the matrix end; returns false
 // otherwise (the GGUF rows then give the same bits).
 bool RepackedProduct(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows& x,
                      float* y, size_t y_stride) {
   const size_t n_rows = static_cast<size_t>(w.rows), cols = static_cast<size_t>(w.cols);
-  if (rows.begin % kRepackedRows != 0 || (rows.end % kRepackedRows != 0 && rows.end != n_rows)) {
-    return false;
-  }
   const uint8_t* packed = w.repacked + static_cast<size_t>(mat) * w.repacked_bytes;
-  const size_t first = rows.begin / kRepackedRows;
-  const size_t groups = (rows.end + kRepackedRows - 1) / kRepackedRows - first;
   switch (w.type) {
     case GgmlType::kMXFP4:
-      RunRepacked<BlockQ8_0>(*BestMxfp4RepackedKernels(), packed, Mxfp4RepackedShape{n_rows, cols / kMxfp4BlockSize},
-                             first, groups, x, y, y_stride);
-      return true;
+      return RunRepacked<BlockQ8_0>(*BestMxfp4RepackedKernels(), packed,
+                                    Mxfp4RepackedShape{n_rows, cols / kMxfp4BlockSize}, rows, x, y, y_stride);
+    case GgmlType::kQ8_0:
+      return RunRepacked<BlockQ8_0>(*BestQ8_0RepackedKernels(), packed,
+                                    Q8_0RepackedShape{n_rows, cols / kQ8_0BlockSize}, rows, x, y, y_stride);
     case GgmlType::kQ4_K:
-      RunRepacked<BlockQ8K>(*BestQ4KRepackedKernels(), packed, Q4KRepackedShape{n_rows, cols / kQ4KBlockSize}, first,
-                            groups, x, y, y_stride);
-      return true;
+      return RunRepacked<BlockQ8K>(*BestQ4KRepackedKernels(), packed,
+                                   Q4KRepackedShape{n_rows, cols / kQ4KBlockSize}, rows, x, y, y_stride);
     case GgmlType::kQ6_K:
-      RunRepacked<BlockQ8K>(*BestQ6KRepackedKernels(), packed, Q6KRepackedShape{n_rows, cols / kQ6KBlockSize}, first,
-                            groups, x, y, y_stride);
-      return true;
+      return RunRepacked<BlockQ8K>(*BestQ6KRepackedKernels(), packed,
+                                   Q6KRepackedShape{n_rows, cols / kQ6KBlockSize}, rows, x, y, y_stride);
     default:
       return false;
   }
@@ -94,7 +95,7 @@ void Product(const WeightMatrix& w, int64_t mat, Range rows, const GatheredRows&
   static const Q6KKernels& q6_k = BestQ6KKernels();
   static const Bf16Kernels& bf16 = BestBf16Kernels();
   static const F16Kernels& f16 = BestF16Kernels();
-  if (w.repacked != nullptr && RepackedProduct(w, mat, rows, x, y, y_stride)) return;
+  if (ReadsRepackedCopy(w, x.n) && RepackedProduct(w, mat, rows, x, y, y_stride)) return;
   const uint8_t* wr = w.Row(mat, static_cast<int64_t>(rows.begin));
   const size_t n_rows = rows.size(), cols = w.cols, n = x.n;
   const size_t row_bytes = w.row_bytes, x_bytes = x.row_bytes;
@@ -153,11 +154,20 @@ void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const Gather
   }
 }
 
+bool ReadsRepackedCopy(const WeightMatrix& w, size_t n_tokens) {
+  // Q8_0's gemv reads the file's rows: the repacked one computes 3x faster but reads
+  // memory no faster cold (0.7-0.9x); the copy serves the gemm of several tokens, 2x
+  // faster (research log, 2026-12-05 session 27).
+  return w.repacked != nullptr && (w.type != GgmlType::kQ8_0 || n_tokens > 1);
+}
+
 std::string KernelVariant(const WeightMatrix& w) {
   if (w.repacked != nullptr) {
     switch (w.type) {
       case GgmlType::kMXFP4:
         return std::string(BestMxfp4RepackedKernels()->name) + "_repacked";
+      case GgmlType::kQ8_0:  // the gemv reads the file's rows (RepackedProduct)
+        return BestQ8_0Kernels().name + std::string(", gemm ") + BestQ8_0RepackedKernels()->name + "_repacked";
       case GgmlType::kQ4_K:
         return std::string(BestQ4KRepackedKernels()->name) + "_repacked";
       default:

@@ -52,8 +52,12 @@ void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const Gather
                     absl::Span<const int32_t> out_rows, float* y, size_t y_stride,
                     MatMulScratch& scratch);
 
+// Returns whether a product of `w` with n_tokens activations reads w's repacked copy
+// (where it has one) rather than the file's rows: always, but for Q8_0's gemv.
+bool ReadsRepackedCopy(const WeightMatrix& w, size_t n_tokens);
+
 // Returns the name of the kernel variant products with `w` run on this CPU ("avx2",
-// "avx512_vnni", ...), with "_repacked" when w has a repacked copy.
+// "avx512_vnni", ...), with "_repacked" when w has a repacked copy (Q8_0: its gemm's).
 std::string KernelVariant(const WeightMatrix& w);
 
 }  // namespace cpubrrr

@@ -160,7 +160,7 @@ class MoeModel : public Model {
   void Experts(const WorkerContext& ctx, uint32_t il, int n);
   void GateUp(WorkerScratch& s, uint32_t il, uint32_t e, Range rows);
   void Down(WorkerScratch& s, uint32_t il, uint32_t e, Range rows);
-  void WarmAhead(const std::vector<uint32_t>& active, uint32_t il);
+  void WarmAhead(const std::vector<uint32_t>& active, uint32_t il, int n);
 
   GgufFile file_;
   ModelConfig c_;
@@ -170,7 +170,8 @@ class MoeModel : public Model {
   ModelInfo info_;
   WorkerPool pool_;
   TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
-  // The repacked copies (MXFP4, Q4_K and Q6_K experts and attention, a Q6_K output head),
+  // The repacked copies (MXFP4, Q4_K and Q6_K experts and attention, Q8_0 attention, a
+  // Q6_K or Q8_0 output head),
   // if any; declared before warmer_, so they are unmapped only after the warmer's thread,
   // which may still be reading them, has stopped.
   RepackedWeights repacked_;
@@ -638,7 +639,7 @@ void MoeModel::Experts(const WorkerContext& ctx, uint32_t il, int n) {
   }
   if (ctx.index() == 0) {
     bytes_read_.fetch_add(s.active.size() * expert_bytes_[il], std::memory_order_relaxed);
-    if (warmer_) WarmAhead(s.active, il);
+    if (warmer_) WarmAhead(s.active, il, n);
   }
   const size_t ff = c_.n_ff_exp;
   const size_t m = s.active.size();
@@ -717,14 +718,14 @@ void MoeModel::GateUp(WorkerScratch& s, uint32_t il, uint32_t e, Range rows) {
 
 // Asks the warmer for the pages layer il's `active` experts will read, in the order the
 // workers take them (every gate/up, then every down), then for the next layer's dense
-// weights (the output head after the last layer).
-void MoeModel::WarmAhead(const std::vector<uint32_t>& active, uint32_t il) {
+// weights (the output head after the last layer), of a pass of n tokens.
+void MoeModel::WarmAhead(const std::vector<uint32_t>& active, uint32_t il, int n) {
   const LayerWeights& l = w_.layers[il];
   warm_spans_.clear();
   auto add = [&](const WeightMatrix& m, uint32_t e) {
-    // A repacked copy's pages are re-validated too (in memory or the cache file's); the
-    // model file's pages of that matrix go unread.
-    if (m.repacked != nullptr) {
+    // A repacked copy's pages are re-validated too (in memory or the cache file's), where
+    // the pass reads them rather than the model file's.
+    if (ReadsRepackedCopy(m, static_cast<size_t>(n))) {
       warm_spans_.push_back({m.repacked + e * m.repacked_bytes, m.repacked_bytes});
     } else {
       warm_spans_.push_back({m.Row(e, 0), static_cast<size_t>(m.rows) * m.row_bytes});

@@ -11,7 +11,7 @@
 namespace cpubrrr {
 
 // Returns whether matrices of `type` are repacked on this CPU: the type has a repacked
-// layout (MXFP4, Q4_K, Q6_K) and a repacked variant of it runs here.
+// layout (MXFP4, Q8_0, Q4_K, Q6_K) and a repacked variant of it runs here.
 bool RepackedHere(GgmlType type);
 
 // Returns the bytes of one matrix (expert) of `m` in its repacked layout.

@@ -24,16 +24,25 @@ absl::Status NotRepackedHere() {
 
 uint64_t CopyBytes(const WeightMatrix& m) { return static_cast<uint64_t>(m.n_mat) * RepackedMatrixBytes(m); }
 
+// Drops the file's pages of a repacked matrix, unless its gemv still reads them (Q8_0:
+// linear.cc, RepackedProduct).
+void DropFilePages(const WeightMatrix& m) {
+  if (m.type != GgmlType::kQ8_0) DropPages(m.data, m.bytes());
+}
+
 }  // namespace
 
 bool RunsRepackedKernels() {
-  return RepackedHere(GgmlType::kMXFP4) || RepackedHere(GgmlType::kQ4_K) || RepackedHere(GgmlType::kQ6_K);
+  return RepackedHere(GgmlType::kMXFP4) || RepackedHere(GgmlType::kQ8_0) || RepackedHere(GgmlType::kQ4_K) ||
+         RepackedHere(GgmlType::kQ6_K);
 }
 
 // MXFP4 and Q6_K matrices first: their GGUF gemvs read 57-77% of the read yardstick cold,
 // the repacked ones 81-100%; then Q4_K (76-91 against 86-95%; research log, sessions
-// 11-12). Within each, the attention projections and experts of every layer in layer
-// order, then a Q6_K output head (decode reads all of it for every token).
+// 11-12); Q8_0 is repacked for its gemm of a few tokens (its gemv reads the yardstick in
+// either layout) and goes with the first. Within each, the attention projections and
+// experts of every layer in layer order, then a Q6_K or Q8_0 output head (decode reads all
+// of it for every token).
 std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
   std::vector<WeightMatrix*> out;
   for (bool q4_k : {false, true}) {
@@ -42,7 +51,8 @@ std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
         if (RepackedHere(m->type) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
       }
     }
-    if (!q4_k && w.output.type == GgmlType::kQ6_K && RepackedHere(GgmlType::kQ6_K)) out.push_back(&w.output);
+    const bool head = w.output.type == GgmlType::kQ6_K || w.output.type == GgmlType::kQ8_0;
+    if (!q4_k && head && RepackedHere(w.output.type)) out.push_back(&w.output);
   }
   return out;
 }
@@ -80,7 +90,7 @@ RepackedWeights RepackWeights(ModelWeights& w, WorkerPool& pool, uint64_t availa
     // The file's pages of this matrix are no longer read: let the kernel drop them now, so
     // the copies do not push the rest of the model out of the page cache (or wait for
     // reclaim) on a machine where file and copies only just fit.
-    DropPages(m->data, m->bytes());
+    DropFilePages(*m);
     done += m->n_mat * bytes;
     if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
   }
@@ -108,7 +118,7 @@ absl::StatusOr<RepackedWeights> WriteRepackedWeights(ModelWeights& w, WorkerPool
   for (const WeightMatrix* m : matrices) total += CopyBytes(*m);
   absl::Status written = WriteRepackCache(path, key, matrices, pool, [&](const WeightMatrix& m) {
     // As in RepackWeights: the file's pages of a copied matrix are not read again.
-    DropPages(m.data, m.bytes());
+    DropFilePages(m);
     done += CopyBytes(m);
     if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
   });
