@@ -8,6 +8,7 @@
 #include "kernels/mxfp4/mxfp4.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
 #include "kernels/q8_0/q8_0.h"
+#include "kernels/q8_0/q8_0_repacked.h"
 
 namespace cpubrrr {
 namespace {
@@ -37,6 +38,20 @@ TEST(KernelReport, NamesEachTypesVariantBytesAndTheCpu) {
   EXPECT_NE(report.find("mxfp4 " + mxfp4 + " 1.1 MiB"), std::string::npos) << report;
   EXPECT_NE(report.find("; CPU: "), std::string::npos) << report;
   EXPECT_EQ(report.find("f32"), std::string::npos) << "matrices without data are left out: " << report;
+}
+
+// A repacked Q8_0 matrix runs its gemv on the file's rows and its gemm on the copy; the
+// report names both.
+TEST(KernelReport, NamesQ8_0sGemvAndRepackedGemm) {
+  if (BestQ8_0RepackedKernels() == nullptr) GTEST_SKIP() << "no repacked Q8_0 variant runs on this CPU";
+  const std::vector<uint8_t> bytes(1 << 20);
+  ModelWeights w;
+  w.output = Matrix(GgmlType::kQ8_0, 1 << 14, 34, bytes.data());
+  w.output.repacked = bytes.data();
+  const std::string report = KernelReport(w);
+  const std::string want = std::string("q8_0 ") + BestQ8_0Kernels().name + " (gemm " +
+                           BestQ8_0RepackedKernels()->name + "_repacked) 544 KiB";
+  EXPECT_NE(report.find(want), std::string::npos) << report;
 }
 
 }  // namespace

@@ -167,7 +167,7 @@ std::string KernelVariant(const WeightMatrix& w) {
       case GgmlType::kMXFP4:
         return std::string(BestMxfp4RepackedKernels()->name) + "_repacked";
       case GgmlType::kQ8_0:  // the gemv reads the file's rows (RepackedProduct)
-        return BestQ8_0Kernels().name + std::string(", gemm ") + BestQ8_0RepackedKernels()->name + "_repacked";
+        return BestQ8_0Kernels().name + std::string(" (gemm ") + BestQ8_0RepackedKernels()->name + "_repacked)";
       case GgmlType::kQ4_K:
         return std::string(BestQ4KRepackedKernels()->name) + "_repacked";
       default:
