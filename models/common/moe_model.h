@@ -32,7 +32,8 @@ struct ModelOptions {
   // ahead of the workers.
   bool warm_pages = true;
   // On x86-64 with AVX2 or AVX-512 VNNI, copy the MXFP4, Q4_K and Q6_K expert and attention
-  // matrices and a Q6_K output head at load into the layouts the repacked kernels read
+  // matrices, a Q6_K output head, and (AVX-512 VNNI) Q8_0 attention matrices and output
+  // head at load into the layouts the repacked kernels read
   // (models/common/repacked_weights.h). Results are the same bits either way.
   bool repack = true;
   // Where the repacked copies are kept between loads (models/common/repack_cache.h): read

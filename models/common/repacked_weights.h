@@ -1,5 +1,5 @@
-// Copies of a model's MXFP4, Q4_K and Q6_K expert and attention matrices and Q6_K output
-// head in the layouts the repacked kernels (AVX2, AVX-512 VNNI) read fastest
+// Copies of a model's MXFP4, Q4_K and Q6_K expert and attention matrices, Q8_0 attention
+// matrices and Q6_K or Q8_0 output head in the layouts the repacked kernels (AVX2, AVX-512 VNNI) read fastest
 // (kernels/<type>/<type>_repacked.h): made in memory at load, or kept in a cache file
 // (models/common/repack_cache.h) and mapped.
 #ifndef CPUBRRR_MODELS_COMMON_REPACKED_WEIGHTS_H_

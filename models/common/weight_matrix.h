@@ -22,8 +22,8 @@ struct WeightMatrix {
   int64_t n_mat = 1;
   size_t row_bytes = 0;
   const uint8_t* data = nullptr;
-  // Null, or (MXFP4, Q4_K and Q6_K experts and attention projections and a Q6_K output
-  // head, of the types this CPU repacks: models/common/repacked_weights.h) the same matrices in the
+  // Null, or (MXFP4, Q4_K and Q6_K experts and attention projections, Q8_0 attention
+  // projections, a Q6_K or Q8_0 output head, of the types this CPU repacks: models/common/repacked_weights.h) the same matrices in the
   // repacked layout of their type (kernels/<type>/<type>_repacked.h), one after another,
   // repacked_bytes each.
   const uint8_t* repacked = nullptr;

@@ -124,7 +124,7 @@ const std::vector<Flag>& Flags() {
       {{"-t", "--threads"}, kModel, "N", "threads (default: the physical cores)",
        Int<int>("--threads", [](CliOptions& o) -> int& { return o.threads; }, 0)},
       {{"--no-repack"}, kModel | kBench, nullptr,
-       "keep MXFP4, Q4_K and Q6_K weights in the file's layout (default: repacked at load where a repacked kernel runs: AVX2 or AVX-512 VNNI)",
+       "keep MXFP4, Q8_0, Q4_K and Q6_K weights in the file's layout (default: repacked at load where a repacked kernel runs: AVX2 or AVX-512 VNNI)",
        [](const std::string&, CliOptions& o) { o.repack = false; return absl::OkStatus(); }},
       {{"--repack-cache"}, kModel | kBench, "DIR",
        "keep the repacked weights in DIR between loads (default: ~/.cache/cpubrrr/repacked)",
