@@ -39,8 +39,8 @@ bool RunsRepackedKernels() {
 
 // MXFP4 and Q6_K matrices first: their GGUF gemvs read 57-77% of the read yardstick cold,
 // the repacked ones 81-100%; then Q4_K (76-91 against 86-95%; research log, sessions
-// 11-12); Q8_0 is repacked for its gemm of a few tokens (its gemv reads the yardstick in
-// either layout) and goes with the first. Within each, the attention projections and
+// 11-12); Q8_0 attention and output head are repacked for their gemm of several tokens
+// (the gemv reads the file's rows) and go with the first. Within each, the attention projections and
 // experts of every layer in layer order, then a Q6_K or Q8_0 output head (decode reads all
 // of it for every token).
 std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
@@ -48,6 +48,10 @@ std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
   for (bool q4_k : {false, true}) {
     for (LayerWeights& l : w.layers) {
       for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
+        // Not Q8_0 experts: one token's gemv reads the file's rows, so a copy of every
+        // expert would hold the bulk of the model twice for the gemm of prefill alone.
+        const bool expert = m == &l.gate_exps || m == &l.up_exps || m == &l.down_exps;
+        if (m->type == GgmlType::kQ8_0 && expert) continue;
         if (RepackedHere(m->type) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
       }
     }

@@ -1,6 +1,6 @@
 // RepackWeights copies as many matrices as the memory allows, MXFP4 and Q6_K before Q4_K,
-// each copy its own matrix repacked, and leaves the others on the file's layout; on a CPU
-// without AVX2 it copies nothing.
+// Q8_0 but for experts, each copy its own matrix repacked, and leaves the others on the
+// file's layout; on a CPU without AVX2 it copies nothing.
 #include "models/common/repacked_weights.h"
 
 #include <cstring>
@@ -9,10 +9,12 @@
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
+#include "kernels/q8_0/q8_0_repacked.h"
 #include "kernels/q4_k/q4_k_repacked.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "quant/q4_k.h"
 #include "quant/q6_k.h"
+#include "quant/q8_0.h"
 
 namespace cpubrrr {
 namespace {
@@ -101,6 +103,36 @@ TEST_F(RepackWeightsTest, SkipsWhatDoesNotFitForASmallerOneAfterIt) {
   EXPECT_EQ(Repacked(kSpare + 3 * kQ6KBytes + 2 * kQ4KBytes, &bytes),
             (std::vector<bool>{repacks_, false, repacks_, repacks_}));
   EXPECT_EQ(bytes, repacks_ ? 3 * kQ6KBytes + kQ4KBytes : 0);
+}
+
+// Q8_0 attention and output head get a copy (for their gemm) where a repacked Q8_0
+// variant runs; Q8_0 experts never do (their gemv reads the file's rows, and a copy would
+// double the model).
+TEST(RepackWeights, Q8_0AttentionAndHeadButNotExperts) {
+  std::vector<uint8_t> bytes(kRows * kCols / 32 * sizeof(BlockQ8_0) * 2, 0);
+  auto matrix = [&](int64_t n_mat) {
+    WeightMatrix m;
+    m.type = GgmlType::kQ8_0;
+    m.rows = kRows;
+    m.cols = kCols;
+    m.n_mat = n_mat;
+    m.row_bytes = kCols / 32 * sizeof(BlockQ8_0);
+    m.data = bytes.data();
+    return m;
+  };
+  ModelWeights w;
+  w.layers.resize(1);
+  w.layers[0].wq = matrix(1);
+  w.layers[0].up_exps = matrix(2);
+  w.output = matrix(1);
+  WorkerPool pool(2);
+  const RepackedWeights copies = RepackWeights(w, pool, kSpare + (uint64_t{1} << 20));
+  const bool repacks = BestQ8_0RepackedKernels() != nullptr;
+  EXPECT_EQ(w.layers[0].wq.repacked != nullptr, repacks);
+  EXPECT_EQ(w.output.repacked != nullptr, repacks);
+  EXPECT_EQ(w.layers[0].up_exps.repacked, nullptr);
+  const uint64_t copy_bytes = Q8_0RepackedShape{kRows, kCols / 32}.Bytes();
+  EXPECT_EQ(copies.bytes, repacks ? 2 * copy_bytes : 0);
 }
 
 TEST_F(RepackWeightsTest, NothingWithoutTheSpareGibibyte) {
