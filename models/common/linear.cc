@@ -15,6 +15,7 @@
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "kernels/q8_0/q8_0.h"
 #include "kernels/q8_0/q8_0_repacked.h"
+#include "models/common/repack_matrix.h"
 
 namespace cpubrrr {
 namespace {
@@ -155,10 +156,7 @@ void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const Gather
 }
 
 bool ReadsRepackedCopy(const WeightMatrix& w, size_t n_tokens) {
-  // Q8_0's gemv reads the file's rows: the repacked one computes 3x faster but reads
-  // memory no faster cold (0.7-0.9x); the copy serves the gemm of several tokens, 2x
-  // faster (research log, 2026-12-05 session 27).
-  return w.repacked != nullptr && (w.type != GgmlType::kQ8_0 || n_tokens > 1);
+  return w.repacked != nullptr && (n_tokens > 1 || !CopyServesGemmOnly(w.type));
 }
 
 std::string KernelVariant(const WeightMatrix& w) {
@@ -166,7 +164,7 @@ std::string KernelVariant(const WeightMatrix& w) {
     switch (w.type) {
       case GgmlType::kMXFP4:
         return std::string(BestMxfp4RepackedKernels()->name) + "_repacked";
-      case GgmlType::kQ8_0:  // the gemv reads the file's rows (RepackedProduct)
+      case GgmlType::kQ8_0:  // the gemv reads the file's rows (CopyServesGemmOnly)
         return BestQ8_0Kernels().name + std::string(" (gemm ") + BestQ8_0RepackedKernels()->name + "_repacked)";
       case GgmlType::kQ4_K:
         return std::string(BestQ4KRepackedKernels()->name) + "_repacked";

@@ -53,7 +53,8 @@ void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const Gather
                     MatMulScratch& scratch);
 
 // Returns whether a product of `w` with n_tokens activations reads w's repacked copy
-// (where it has one) rather than the file's rows: always, but for Q8_0's gemv.
+// (where it has one) rather than the file's rows: always, but for the gemv of a type whose
+// copy serves the gemm only (CopyServesGemmOnly, models/common/repack_matrix.h).
 bool ReadsRepackedCopy(const WeightMatrix& w, size_t n_tokens);
 
 // Returns the name of the kernel variant products with `w` run on this CPU ("avx2",

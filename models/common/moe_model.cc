@@ -171,9 +171,8 @@ class MoeModel : public Model {
   WorkerPool pool_;
   TaskBoard expert_tasks_;  // Experts' gate/up and down tasks of a layer
   // The repacked copies (MXFP4, Q4_K and Q6_K experts and attention, Q8_0 attention, a
-  // Q6_K or Q8_0 output head),
-  // if any; declared before warmer_, so they are unmapped only after the warmer's thread,
-  // which may still be reading them, has stopped.
+  // Q6_K or Q8_0 output head), if any; declared before warmer_, so they are unmapped only
+  // after the warmer's thread, which may still be reading them, has stopped.
   RepackedWeights repacked_;
   std::unique_ptr<PageWarmer> warmer_;  // null: off, or no idle core
   std::vector<ByteSpan> warm_spans_;

@@ -30,6 +30,8 @@ bool RepackedHere(GgmlType type) {
   }
 }
 
+bool CopyServesGemmOnly(GgmlType type) { return type == GgmlType::kQ8_0; }
+
 uint64_t RepackedMatrixBytes(const WeightMatrix& m) {
   const size_t rows = static_cast<size_t>(m.rows), cols = static_cast<size_t>(m.cols);
   switch (m.type) {

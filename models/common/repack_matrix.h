@@ -14,6 +14,12 @@ namespace cpubrrr {
 // layout (MXFP4, Q8_0, Q4_K, Q6_K) and a repacked variant of it runs here.
 bool RepackedHere(GgmlType type);
 
+// Returns whether a copy of `type` serves only the gemm of several tokens, the gemv of one
+// token reading the file's rows (Q8_0: its repacked gemv computes 3x faster but reads cold
+// memory 0.7-0.9x as fast; research log, 2026-12-05 session 27). The file's pages of such
+// a matrix stay in use, and its experts are not copied.
+bool CopyServesGemmOnly(GgmlType type);
+
 // Returns the bytes of one matrix (expert) of `m` in its repacked layout.
 uint64_t RepackedMatrixBytes(const WeightMatrix& m);
 

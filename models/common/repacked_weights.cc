@@ -24,10 +24,9 @@ absl::Status NotRepackedHere() {
 
 uint64_t CopyBytes(const WeightMatrix& m) { return static_cast<uint64_t>(m.n_mat) * RepackedMatrixBytes(m); }
 
-// Drops the file's pages of a repacked matrix, unless its gemv still reads them (Q8_0:
-// linear.cc, RepackedProduct).
+// Drops the file's pages of a repacked matrix, unless its gemv still reads them.
 void DropFilePages(const WeightMatrix& m) {
-  if (m.type != GgmlType::kQ8_0) DropPages(m.data, m.bytes());
+  if (!CopyServesGemmOnly(m.type)) DropPages(m.data, m.bytes());
 }
 
 }  // namespace
@@ -48,10 +47,10 @@ std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
   for (bool q4_k : {false, true}) {
     for (LayerWeights& l : w.layers) {
       for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
-        // Not Q8_0 experts: one token's gemv reads the file's rows, so a copy of every
-        // expert would hold the bulk of the model twice for the gemm of prefill alone.
+        // Not experts whose gemv reads the file's rows: a copy of every expert would hold
+        // the bulk of the model twice for the gemm of prefill alone.
         const bool expert = m == &l.gate_exps || m == &l.up_exps || m == &l.down_exps;
-        if (m->type == GgmlType::kQ8_0 && expert) continue;
+        if (expert && CopyServesGemmOnly(m->type)) continue;
         if (RepackedHere(m->type) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
       }
     }
