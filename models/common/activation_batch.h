@@ -48,6 +48,20 @@ class ActivationBatch {
   std::vector<BlockQ8K> q8k_;
 };
 
+// Returns whether any of `weights` (anything with a GgmlType `type`) pairs with `format`.
+template <typename... W>
+bool AnyNeeds(ActFormat format, const W&... weights) {
+  return ((ActFormatFor(weights.type) == format) || ...);
+}
+
+// Quantizes columns `cols` of row `row` of `batch` once into each format `weights` need.
+template <typename... W>
+void QuantizeFor(ActivationBatch& batch, int row, Range cols, const W&... weights) {
+  for (ActFormat f : {ActFormat::kQ8_0, ActFormat::kQ8K}) {
+    if (AnyNeeds(f, weights...)) batch.Quantize(row, cols, f);
+  }
+}
+
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_MODELS_COMMON_ACTIVATION_BATCH_H_

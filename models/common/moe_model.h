@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/model/model.h"
+#include "models/common/arch_spec.h"
 #include "models/common/model_config.h"
 #include "models/common/moe_weights.h"
 #include "runtime/gguf/gguf_file.h"
@@ -43,12 +44,11 @@ struct ModelOptions {
   std::string repack_cache_dir;
 };
 
-// Returns a Model that owns `file` and runs `weights` (views into it) with `config`.
-// Fails when a weight type cannot serve its role (the router must be a float type;
-// block-quantized rows must fit the activation formats).
-absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig config,
-                                                   ModelWeights weights,
-                                                   const ModelOptions& options);
+// Returns a Model that owns `file` and runs `weights` (views into it) with `config` and
+// the architecture's `spec`. Fails when a weight type cannot serve its role (the router
+// must be a float type; block-quantized rows must fit the activation formats).
+absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig config, const ArchSpec& spec,
+                                                   ModelWeights weights, const ModelOptions& options);
 
 }  // namespace cpubrrr
 
