@@ -2,8 +2,9 @@
 #include "models/common/model_config.h"
 
 #include "absl/status/status.h"
-#include "runtime/gguf/str_cat.h"
 #include "models/common/status_macros.h"
+#include "runtime/gguf/str_cat.h"
+#include "runtime/model/architecture.h"
 
 namespace cpubrrr {
 namespace {
@@ -70,20 +71,19 @@ absl::Status ReadRope(const GgufFile& file, const ModelConfig& c, RopeConfig* ro
 }  // namespace
 
 absl::StatusOr<ModelConfig> ReadModelConfig(const GgufFile& file) {
-  absl::StatusOr<std::string_view> arch = file.GetString("general.architecture");
-  if (!arch.ok()) return absl::InvalidArgumentError("model metadata: no general.architecture");
+  absl::StatusOr<std::string_view> prefix = file.GetString("general.architecture");
+  absl::StatusOr<std::string> arch = ArchitectureName(file);
+  if (!prefix.ok() || !arch.ok()) return absl::InvalidArgumentError("model metadata: no general.architecture");
   ModelConfig c;
-  c.key_prefix = std::string(*arch);
-  if (*arch == "gpt-oss" || *arch == "gptoss") {
+  c.key_prefix = std::string(*prefix);  // the metadata keys' prefix as written ("gptoss.*" in Ollama's)
+  c.architecture = *arch;
+  c.ollama_naming = c.key_prefix != c.architecture;
+  if (*arch == "gpt-oss") {
     c.arch = ModelArch::kGptOss;
-    c.architecture = "gpt-oss";
-    c.ollama_naming = *arch == "gptoss";
   } else if (*arch == "qwen3moe") {
     c.arch = ModelArch::kQwen3Moe;
-    c.architecture = "qwen3moe";
   } else {
-    return absl::UnimplementedError(Cat(
-        "architecture '", *arch, "' is not supported (supported: gpt-oss, gptoss, qwen3moe)"));
+    return absl::UnimplementedError(Cat("architecture '", *arch, "' is not supported (supported: gpt-oss, qwen3moe)"));
   }
   if (absl::StatusOr<std::string_view> name = file.GetString("general.name"); name.ok()) {
     c.name = std::string(*name);

@@ -125,8 +125,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, const ArchSpec& spec, Mode
       rope_(RopeParamsFor(c_)) {
   const size_t k = c_.n_expert_used;
   if (options.warm_pages && n_threads < PhysicalCoreCount()) warmer_ = std::make_unique<PageWarmer>();
-  PreparedWeights prepared = PrepareWeights(
-      file_, w_, pool_, {options.page_in, options.repack, options.repack_cache_dir, options.progress});
+  PreparedWeights prepared = PrepareWeights(file_, w_, pool_, options);
   repacked_ = std::move(prepared.repacked);
   info_.repack_cache = prepared.repack_cache;
   info_.repack_cache_written = prepared.cache_written;
@@ -324,6 +323,15 @@ absl::StatusOr<std::unique_ptr<Model>> NewMoeModel(GgufFile file, ModelConfig co
   const int threads = options.n_threads > 0 ? options.n_threads : PhysicalCoreCount();
   return std::unique_ptr<Model>(
       new MoeModel(std::move(file), std::move(config), spec, std::move(weights), options, threads));
+}
+
+absl::StatusOr<std::unique_ptr<Model>> OpenMoeModel(GgufFile file, const ArchSpec& spec, BindWeightsFn bind,
+                                                    const ModelOptions& options) {
+  absl::StatusOr<ModelConfig> config = ReadModelConfig(file);
+  if (!config.ok()) return config.status();
+  absl::StatusOr<ModelWeights> weights = bind(file, *config);
+  if (!weights.ok()) return weights.status();
+  return NewMoeModel(std::move(file), *std::move(config), spec, *std::move(weights), options);
 }
 
 }  // namespace cpubrrr

@@ -55,7 +55,7 @@ std::vector<Bytes> SpansToRead(Bytes mapped, std::vector<WeightMatrix*> matrices
 }  // namespace
 
 PreparedWeights PrepareWeights(const GgufFile& file, ModelWeights& w, WorkerPool& pool,
-                               const PrepareOptions& options) {
+                               const ModelOptions& options) {
   PreparedWeights out;
   const MappedFile* mapping = file.mapping();
   const bool repack = options.repack && RunsRepackedKernels();

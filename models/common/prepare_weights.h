@@ -3,22 +3,15 @@
 #ifndef CPUBRRR_MODELS_COMMON_PREPARE_WEIGHTS_H_
 #define CPUBRRR_MODELS_COMMON_PREPARE_WEIGHTS_H_
 
-#include <functional>
 #include <string>
 
 #include "models/common/moe_weights.h"
 #include "models/common/repacked_weights.h"
 #include "runtime/gguf/gguf_file.h"
+#include "runtime/model/model_options.h"
 #include "runtime/threading/worker_pool.h"
 
 namespace cpubrrr {
-
-struct PrepareOptions {
-  bool page_in = true;           // ModelOptions::page_in
-  bool repack = true;            // ModelOptions::repack
-  std::string repack_cache_dir;  // ModelOptions::repack_cache_dir
-  std::function<void(double)> progress;  // fraction (0..1) of the load's reading and copying
-};
 
 struct PreparedWeights {
   RepackedWeights repacked;
@@ -27,14 +20,15 @@ struct PreparedWeights {
   std::string cache_error;    // why copies were made in memory although a cache dir was given
 };
 
-// Where the CPU runs the repacked kernels and `options.repack`: maps the copies from the
+// Reads options.repack, repack_cache_dir, page_in and progress (the fraction of the load's
+// reading and copying). Where the CPU runs the repacked kernels and `options.repack`: maps the copies from the
 // cache file for `file` in `options.repack_cache_dir` when one is there for this version
 // of the file and of the layouts. Then pages in (when it fits in available memory with
 // 1 GiB to spare) the file, except the matrices the cache holds, and the cache. Without a
 // usable cache, writes one (if a directory is given) and otherwise, or if writing fails,
 // repacks in memory as many matrices as fit (RepackWeights).
 PreparedWeights PrepareWeights(const GgufFile& file, ModelWeights& w, WorkerPool& pool,
-                               const PrepareOptions& options);
+                               const ModelOptions& options);
 
 }  // namespace cpubrrr
 

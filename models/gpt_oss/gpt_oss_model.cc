@@ -2,6 +2,7 @@
 #include "models/gpt_oss/gpt_oss_model.h"
 
 #include "models/common/arch_spec.h"
+#include "models/common/moe_model.h"
 #include "models/gpt_oss/gpt_oss_weights.h"
 
 namespace cpubrrr {
@@ -14,11 +15,11 @@ constexpr ArchSpec kGptOssSpec{RouterPolicy::kSoftmaxOfTopK, ExpertActivation::k
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Model>> NewGptOssModel(GgufFile file, ModelConfig config,
-                                                      const ModelOptions& options) {
-  absl::StatusOr<ModelWeights> weights = BindGptOssWeights(file, config);
-  if (!weights.ok()) return weights.status();
-  return NewMoeModel(std::move(file), std::move(config), kGptOssSpec, *std::move(weights), options);
+Architecture GptOssArchitecture() {
+  return {"gpt-oss", ChatFormat::kHarmony,
+          [](GgufFile file, const ModelOptions& options) {
+            return OpenMoeModel(std::move(file), kGptOssSpec, BindGptOssWeights, options);
+          }};
 }
 
 }  // namespace cpubrrr

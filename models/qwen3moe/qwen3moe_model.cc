@@ -2,6 +2,7 @@
 #include "models/qwen3moe/qwen3moe_model.h"
 
 #include "models/common/arch_spec.h"
+#include "models/common/moe_model.h"
 #include "models/qwen3moe/qwen3moe_weights.h"
 
 namespace cpubrrr {
@@ -13,11 +14,11 @@ constexpr ArchSpec kQwen3MoeSpec{RouterPolicy::kTopKOfSoftmax, ExpertActivation:
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Model>> NewQwen3MoeModel(GgufFile file, ModelConfig config,
-                                                        const ModelOptions& options) {
-  absl::StatusOr<ModelWeights> weights = BindQwen3MoeWeights(file, config);
-  if (!weights.ok()) return weights.status();
-  return NewMoeModel(std::move(file), std::move(config), kQwen3MoeSpec, *std::move(weights), options);
+Architecture Qwen3MoeArchitecture() {
+  return {"qwen3moe", ChatFormat::kChatMl,
+          [](GgufFile file, const ModelOptions& options) {
+            return OpenMoeModel(std::move(file), kQwen3MoeSpec, BindQwen3MoeWeights, options);
+          }};
 }
 
 }  // namespace cpubrrr

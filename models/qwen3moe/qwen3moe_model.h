@@ -1,21 +1,15 @@
-// Opens a qwen3moe GGUF (Qwen3-30B-A3B and relatives) as a Model.
+// qwen3moe's entry in the architecture registry: a qwen3moe GGUF (Qwen3-30B-A3B and
+// relatives) opened as a Model.
 #ifndef CPUBRRR_MODELS_QWEN3MOE_QWEN3MOE_MODEL_H_
 #define CPUBRRR_MODELS_QWEN3MOE_QWEN3MOE_MODEL_H_
 
-#include <memory>
-
-#include "absl/status/statusor.h"
-#include "runtime/model/model.h"
-#include "models/common/model_config.h"
-#include "models/common/moe_model.h"
-#include "runtime/gguf/gguf_file.h"
+#include "runtime/model/architecture.h"
 
 namespace cpubrrr {
 
-// Binds `file`'s qwen3moe tensors and returns the model that owns the file.
-// Precondition: config was read from `file` and config.arch is kQwen3Moe.
-absl::StatusOr<std::unique_ptr<Model>> NewQwen3MoeModel(GgufFile file, ModelConfig config,
-                                                        const ModelOptions& options);
+// Returns "qwen3moe", ChatML chat (Qwen3-Coder's where its template says), the shared MoE pass
+// with qwen3moe's spec.
+Architecture Qwen3MoeArchitecture();
 
 }  // namespace cpubrrr
 

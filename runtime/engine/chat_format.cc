@@ -1,5 +1,5 @@
-// Maps architectures (and Qwen3-Coder's template) to their chat renderer, output parser and
-// end-of-turn tokens.
+// Maps chat template families (and Qwen3-Coder's template) to their renderer, output parser
+// and end-of-turn tokens.
 #include "runtime/engine/chat_format.h"
 
 #include "absl/strings/str_cat.h"
@@ -12,15 +12,10 @@
 
 namespace cpubrrr {
 
-absl::StatusOr<ChatFormat> ChatFormatFor(std::string_view architecture, std::string_view chat_template) {
-  if (architecture == "gpt-oss") return ChatFormat::kHarmony;
-  if (architecture == "qwen3moe") {
-    const bool xml_calls = chat_template.find("<function=") != std::string_view::npos &&
-                           chat_template.find("<parameter=") != std::string_view::npos;
-    return xml_calls ? ChatFormat::kQwen3Coder : ChatFormat::kChatMl;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("no chat template for architecture '", std::string(architecture), "'"));
+ChatFormat ChatFormatOfTemplate(ChatFormat family, std::string_view chat_template) {
+  const bool xml_calls = chat_template.find("<function=") != std::string_view::npos &&
+                         chat_template.find("<parameter=") != std::string_view::npos;
+  return family == ChatFormat::kChatMl && xml_calls ? ChatFormat::kQwen3Coder : family;
 }
 
 namespace {

@@ -1,4 +1,4 @@
-// The chat template family of an architecture: prompt renderer, output parser, stop tokens.
+// Each chat template family's prompt renderer, output parser and stop tokens.
 #ifndef CPUBRRR_RUNTIME_ENGINE_CHAT_FORMAT_H_
 #define CPUBRRR_RUNTIME_ENGINE_CHAT_FORMAT_H_
 
@@ -9,20 +9,16 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/chat/chat_delta.h"
+#include "runtime/chat/chat_format_id.h"
 #include "runtime/chat/chat_types.h"
 
 namespace cpubrrr {
 
-enum class ChatFormat {
-  kHarmony,     // gpt-oss
-  kChatMl,      // qwen3moe (Qwen3's ChatML with <think>)
-  kQwen3Coder,  // qwen3moe with Qwen3-Coder's template: ChatML, XML tool calls
-};
-
-// Returns the format of `architecture` ("gpt-oss", "qwen3moe"), or InvalidArgument. A
-// qwen3moe file whose `chat_template` (tokenizer.chat_template) writes calls as
-// <function=...> with <parameter=...> is Qwen3-Coder.
-absl::StatusOr<ChatFormat> ChatFormatFor(std::string_view architecture, std::string_view chat_template = "");
+// Returns the format of a file of an architecture whose family is `family`
+// (runtime/model/architecture.h): a ChatML file whose `chat_template`
+// (tokenizer.chat_template) writes calls as <function=...> with <parameter=...> is
+// Qwen3-Coder's; otherwise the family itself.
+ChatFormat ChatFormatOfTemplate(ChatFormat family, std::string_view chat_template);
 
 // Returns the prompt text of `request`, special tokens written as text.
 absl::StatusOr<std::string> RenderChatPrompt(ChatFormat format, const ChatRequest& request);

@@ -7,14 +7,14 @@
 namespace cpubrrr {
 namespace {
 
-TEST(ChatFormat, PickedByArchitectureAndTemplate) {
-  EXPECT_EQ(*ChatFormatFor("gpt-oss"), ChatFormat::kHarmony);
-  EXPECT_EQ(*ChatFormatFor("qwen3moe"), ChatFormat::kChatMl);
-  EXPECT_EQ(*ChatFormatFor("qwen3moe", "{{- '<tool_call>\\n{\"name\": ' }}"), ChatFormat::kChatMl);
-  EXPECT_EQ(*ChatFormatFor("qwen3moe", "{{- '\\n<tool_call>\\n<function=' + tool_call.name + '>\\n' }}"
-                                       "{{- '<parameter=' + args_name + '>\\n' }}"),
-            ChatFormat::kQwen3Coder);
-  EXPECT_FALSE(ChatFormatFor("llama").ok());
+TEST(ChatFormat, PickedByFamilyAndTemplate) {
+  const std::string coder = "{{- '\\n<tool_call>\\n<function=' + tool_call.name + '>\\n' }}"
+                            "{{- '<parameter=' + args_name + '>\\n' }}";
+  EXPECT_EQ(ChatFormatOfTemplate(ChatFormat::kHarmony, ""), ChatFormat::kHarmony);
+  EXPECT_EQ(ChatFormatOfTemplate(ChatFormat::kHarmony, coder), ChatFormat::kHarmony);
+  EXPECT_EQ(ChatFormatOfTemplate(ChatFormat::kChatMl, ""), ChatFormat::kChatMl);
+  EXPECT_EQ(ChatFormatOfTemplate(ChatFormat::kChatMl, "{{- '<tool_call>\\n{\"name\": ' }}"), ChatFormat::kChatMl);
+  EXPECT_EQ(ChatFormatOfTemplate(ChatFormat::kChatMl, coder), ChatFormat::kQwen3Coder);
 }
 
 TEST(ChatFormat, Qwen3CoderReadsBackTheCallsItRenders) {

@@ -53,15 +53,14 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::unique_ptr<Model> mo
                                                        std::unique_ptr<BpeTokenizer> tokenizer,
                                                        const EngineOptions& options) {
   const ModelInfo& info = model->info();
-  absl::StatusOr<ChatFormat> format = ChatFormatFor(info.architecture, options.chat_template);
-  if (!format.ok()) return format.status();
+  const ChatFormat format = ChatFormatOfTemplate(options.chat_format, options.chat_template);
   if (tokenizer->vocab_size() > info.n_vocab) {
     return absl::InvalidArgumentError(absl::StrCat("the tokenizer has ", tokenizer->vocab_size(),
                                                    " tokens but the model only ", info.n_vocab,
                                                    " logits"));
   }
   std::vector<int32_t> stop_ids;
-  for (const std::string& text : StopTokenTexts(*format)) {
+  for (const std::string& text : StopTokenTexts(format)) {
     absl::StatusOr<int32_t> id = FindToken(tokenizer->vocab(), text);
     if (!id.ok()) return id.status();
     stop_ids.push_back(*id);
@@ -71,7 +70,7 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::unique_ptr<Model> mo
   absl::StatusOr<std::vector<EngineSlot>> slots =
       OpenSlots(*model, options.context_length, std::max<uint32_t>(options.slots, 1), budget);
   if (!slots.ok()) return slots.status();
-  return std::unique_ptr<Engine>(new Engine(std::move(model), std::move(tokenizer), *format,
+  return std::unique_ptr<Engine>(new Engine(std::move(model), std::move(tokenizer), format,
                                             *std::move(slots), std::move(stop_ids), options));
 }
 

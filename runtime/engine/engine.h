@@ -26,6 +26,7 @@ struct EngineOptions {
   uint32_t context_length = 0;
   uint32_t batch_size = 512;  // prompt tokens per Forward call during prefill
   uint32_t slots = 1;         // sessions (llama-server's -np); Generate uses the first
+  ChatFormat chat_format = ChatFormat::kHarmony;  // the architecture's family (Architecture::chat_format)
   std::string chat_template;  // the file's tokenizer.chat_template: picks Qwen3-Coder's format
   // What the slots' caches may take together; 0: the memory available now, a cgroup's
   // limit included (AvailableMemoryBytes).
@@ -44,7 +45,7 @@ struct EngineSlot {
 // Not thread-safe: one caller at a time (Generate, or a scheduler driving the slots).
 class Engine {
  public:
-  // Takes the chat format from model->info().architecture and opens a session. Fails when
+  // Takes the chat format from options.chat_format and chat_template and opens a session. Fails when
   // the tokenizer lacks the format's stop tokens or has more tokens than the model has
   // logits.
   static absl::StatusOr<std::unique_ptr<Engine>> Create(std::unique_ptr<Model> model,

@@ -1,4 +1,4 @@
-// Opens a GGUF, picks the architecture factory, builds the tokenizer and the engine.
+// Opens a GGUF, picks its architecture's entry, builds the model, tokenizer and engine.
 #ifndef CPUBRRR_RUNTIME_ENGINE_ENGINE_LOADER_H_
 #define CPUBRRR_RUNTIME_ENGINE_ENGINE_LOADER_H_
 
@@ -8,25 +8,23 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "runtime/engine/engine.h"
-#include "runtime/engine/model_factory.h"
+#include "runtime/model/architecture.h"
+#include "runtime/model/model_options.h"
 
 namespace cpubrrr {
 
 struct LoadEngineOptions {
   EngineOptions engine;
-  ModelLoadOptions model;
+  ModelOptions model;
 };
 
-// Loads the model at `path` with the factory of its architecture. Fails as OpenGguf does for
-// a missing or malformed file, with InvalidArgument for an architecture cpubrrr does not know, and
-// Unimplemented for one known but not among `factories` (not linked into this binary).
+// Loads the model at `path` with the entry of its architecture among `architectures`
+// (the file is opened once), its tokenizer, and an engine in the architecture's chat
+// format. Fails as OpenModelFile does for a missing or malformed file, with Unimplemented
+// for an architecture not among `architectures`.
 absl::StatusOr<std::unique_ptr<Engine>> LoadEngine(const std::string& path,
-                                                   absl::Span<const ArchitectureFactory> factories,
+                                                   absl::Span<const Architecture> architectures,
                                                    const LoadEngineOptions& options);
-
-// Returns the factory for `architecture`, with the errors LoadEngine gives.
-absl::StatusOr<const ArchitectureFactory*> FindFactory(
-    const std::string& architecture, absl::Span<const ArchitectureFactory> factories);
 
 }  // namespace cpubrrr
 

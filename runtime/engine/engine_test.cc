@@ -17,11 +17,10 @@ namespace {
 class EngineFixture {
  public:
   // `rewind_limit`: the model's sessions rewind as a sliding-window ring of that slack.
-  EngineFixture(const std::string& architecture, uint32_t context_length = 4096,
-                uint32_t rewind_limit = UINT32_MAX) {
+  EngineFixture(ChatFormat format, uint32_t context_length = 4096, uint32_t rewind_limit = UINT32_MAX) {
     auto tokenizer = TestTokenizer();
     tokenizer_ = tokenizer.get();
-    const ModelInfo info{.architecture = architecture,
+    const ModelInfo info{.architecture = "fake",
                          .n_vocab = static_cast<uint32_t>(tokenizer->vocab_size()),
                          .n_ctx_train = 4096};
     auto model = std::make_unique<FakeModel>(info, [this](absl::Span<const int32_t> history) {
@@ -31,7 +30,7 @@ class EngineFixture {
     model_ = model.get();
     model_->set_rewind_limit(rewind_limit);
     absl::StatusOr<std::unique_ptr<Engine>> engine =
-        Engine::Create(std::move(model), std::move(tokenizer), {.context_length = context_length});
+        Engine::Create(std::move(model), std::move(tokenizer), {.context_length = context_length, .chat_format = format});
     EXPECT_TRUE(engine.ok()) << engine.status();
     engine_ = *std::move(engine);
   }
@@ -103,7 +102,7 @@ TEST(Engine, TheDefaultContextIsSplitAndHalvedToHalfTheBudget) {
 }
 
 TEST(Engine, HarmonyStopsOnReturnNotEnd) {
-  EngineFixture f("gpt-oss");
+  EngineFixture f(ChatFormat::kHarmony);
   absl::StatusOr<GenerateResult> r = f.Run(
       UserSays("Hi"),
       "<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>"
@@ -116,7 +115,7 @@ TEST(Engine, HarmonyStopsOnReturnNotEnd) {
 }
 
 TEST(Engine, HarmonyToolCallEndsOnCall) {
-  EngineFixture f("gpt-oss");
+  EngineFixture f(ChatFormat::kHarmony);
   absl::StatusOr<GenerateResult> r = f.Run(
       UserSays("Weather?"),
       "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
@@ -129,7 +128,7 @@ TEST(Engine, HarmonyToolCallEndsOnCall) {
 }
 
 TEST(Engine, ChatMlStopsOnImEndAndSplitsThinking) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   absl::StatusOr<GenerateResult> r =
       f.Run(UserSays("Hi"), "<think>\nhmm\n</think>\n\nHello<|im_end|>zz");
   ASSERT_TRUE(r.ok()) << r.status();
@@ -140,7 +139,7 @@ TEST(Engine, ChatMlStopsOnImEndAndSplitsThinking) {
 }
 
 TEST(Engine, StopsOnEndOfText) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   absl::StatusOr<GenerateResult> r = f.Run(UserSays("Hi"), "ok<|endoftext|>zz");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->finish, FinishReason::kStopToken);
@@ -148,7 +147,7 @@ TEST(Engine, StopsOnEndOfText) {
 }
 
 TEST(Engine, StopStringEndsTheTurnBeforeIt) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   GenerateRequest request = UserSays("Hi");
   request.stop = {"STOP"};
   absl::StatusOr<GenerateResult> r = f.Run(request, "Hello STOP world<|im_end|>");
@@ -158,7 +157,7 @@ TEST(Engine, StopStringEndsTheTurnBeforeIt) {
 }
 
 TEST(Engine, MaxTokens) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   GenerateRequest request = UserSays("Hi");
   request.max_tokens = 3;
   absl::StatusOr<GenerateResult> r = f.Run(request, "abcdef");
@@ -169,7 +168,7 @@ TEST(Engine, MaxTokens) {
 }
 
 TEST(Engine, IgnoreEosNeverSamplesTheEndOfTurn) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   GenerateRequest request = UserSays("Hi");
   request.max_tokens = 4;
   request.ignore_eos = true;
@@ -183,14 +182,14 @@ TEST(Engine, IgnoreEosNeverSamplesTheEndOfTurn) {
 }
 
 TEST(Engine, PromptLongerThanContextIsAnError) {
-  EngineFixture f("qwen3moe", /*context_length=*/16);
+  EngineFixture f(ChatFormat::kChatMl, /*context_length=*/16);
   absl::StatusOr<GenerateResult> r = f.Run(UserSays(std::string(100, 'a')), "x");
   EXPECT_EQ(r.status().code(), absl::StatusCode::kOutOfRange) << r.status();
   EXPECT_NE(r.status().message().find("context"), std::string::npos);
 }
 
 TEST(Engine, GenerationStopsWhenTheContextIsFull) {
-  EngineFixture f("qwen3moe", /*context_length=*/40);
+  EngineFixture f(ChatFormat::kChatMl, /*context_length=*/40);
   absl::StatusOr<GenerateResult> r = f.Run(UserSays("Hi"), "");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->finish, FinishReason::kContextFull);
@@ -198,7 +197,7 @@ TEST(Engine, GenerationStopsWhenTheContextIsFull) {
 }
 
 TEST(Engine, StreamingNeverSplitsACharacter) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   const std::string text = "\xC3\xA9\xF0\x9F\x98\x80x\xE2\x82\xAC";  // é 😀 x €, one token per byte
   std::vector<ChatDelta> deltas;
   absl::StatusOr<GenerateResult> r = f.Run(UserSays("Hi"), text + "<|im_end|>", &deltas);
@@ -213,7 +212,7 @@ TEST(Engine, StreamingNeverSplitsACharacter) {
 }
 
 TEST(Engine, MultiTurnPrefillsOnlyTheNewSuffix) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   GenerateRequest request = UserSays("Hi");
   absl::StatusOr<std::vector<int32_t>> first_prompt = f.engine().TokenizePrompt(request);
   ASSERT_TRUE(first_prompt.ok());
@@ -237,7 +236,7 @@ TEST(Engine, MultiTurnPrefillsOnlyTheNewSuffix) {
 }
 
 TEST(Engine, ResetForgetsTheCache) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   ASSERT_TRUE(f.Run(UserSays("Hi"), "Hello<|im_end|>").ok());
   f.engine().Reset();
   absl::StatusOr<GenerateResult> r = f.Run(UserSays("Hi"), "Hello<|im_end|>");
@@ -248,9 +247,9 @@ TEST(Engine, ResetForgetsTheCache) {
 // A session that cannot rewind as far as the previous answer goes back to the checkpoint
 // the engine made after the previous prompt, and prefills only what follows it.
 TEST(Engine, ARewindBeyondTheSessionFallsBackToThePromptsCheckpoint) {
-  for (const char* arch : {"gpt-oss", "qwen3moe"}) {
-    SCOPED_TRACE(arch);
-    EngineFixture f(arch, 4096, /*rewind_limit=*/8);
+  for (ChatFormat format : {ChatFormat::kHarmony, ChatFormat::kChatMl}) {
+    SCOPED_TRACE(static_cast<int>(format));
+    EngineFixture f(format, 4096, /*rewind_limit=*/8);
     GenerateRequest request = UserSays("Hi");
     absl::StatusOr<std::vector<int32_t>> first_prompt = f.engine().TokenizePrompt(request);
     ASSERT_TRUE(first_prompt.ok());
@@ -281,7 +280,7 @@ TEST(Engine, ARewindBeyondTheSessionFallsBackToThePromptsCheckpoint) {
 }
 
 TEST(Engine, ResetAndPromptLogitsAfterALongAnswer) {
-  EngineFixture f("gpt-oss", 4096, /*rewind_limit=*/8);
+  EngineFixture f(ChatFormat::kHarmony, 4096, /*rewind_limit=*/8);
   GenerateRequest request = UserSays("Hi");
   request.max_tokens = 40;
   ASSERT_TRUE(f.Run(request, "").ok());
@@ -295,7 +294,7 @@ TEST(Engine, ResetAndPromptLogitsAfterALongAnswer) {
 }
 
 TEST(Engine, RawPromptOutputIsAllContent) {
-  EngineFixture f("gpt-oss");
+  EngineFixture f(ChatFormat::kHarmony);
   GenerateRequest request;
   request.raw_prompt = "<|start|>user<|message|>Hi<|end|><|start|>assistant";
   absl::StatusOr<GenerateResult> r = f.Run(request, "<|channel|>final<|message|>ok<|return|>");
@@ -305,7 +304,7 @@ TEST(Engine, RawPromptOutputIsAllContent) {
 }
 
 TEST(Engine, PromptLogitsComeFromAFreshCache) {
-  EngineFixture f("qwen3moe");
+  EngineFixture f(ChatFormat::kChatMl);
   const std::vector<int32_t> prompt = {'a', 'b'};
   absl::StatusOr<std::vector<float>> logits = f.engine().PromptLogits(prompt);
   ASSERT_TRUE(logits.ok());

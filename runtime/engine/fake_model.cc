@@ -100,14 +100,13 @@ FakeModel::NextToken ScriptedNextToken(std::vector<int32_t> cue, std::vector<int
   };
 }
 
-ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t hash_range, FakeAnswer answer) {
-  return {architecture, [architecture, hash_range, answer](const std::string& path,
-                                                           const ModelLoadOptions& options)
-                            -> absl::StatusOr<std::unique_ptr<Model>> {
-            absl::StatusOr<GgufFile> file = OpenGguf(path);
-            if (!file.ok()) return file.status();
+Architecture FakeArchitecture(const std::string& architecture, ChatFormat chat_format, uint32_t hash_range,
+                              FakeAnswer answer) {
+  return {architecture, chat_format,
+          [architecture, hash_range, answer](GgufFile file, const ModelOptions& options)
+              -> absl::StatusOr<std::unique_ptr<Model>> {
             absl::StatusOr<absl::Span<const std::string_view>> tokens =
-                file->GetStringArray("tokenizer.ggml.tokens");
+                file.GetStringArray("tokenizer.ggml.tokens");
             if (!tokens.ok()) return tokens.status();
             ModelInfo info;
             info.architecture = architecture;
@@ -116,7 +115,7 @@ ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t h
             info.n_ctx_train = 4096;
             FakeModel::NextToken next = HashNextToken(std::min<uint32_t>(hash_range, info.n_vocab));
             if (!answer.text.empty()) {
-              absl::StatusOr<std::unique_ptr<BpeTokenizer>> tokenizer = TokenizerFromGguf(*file);
+              absl::StatusOr<std::unique_ptr<BpeTokenizer>> tokenizer = TokenizerFromGguf(file);
               if (!tokenizer.ok()) return tokenizer.status();
               next = ScriptedNextToken((*tokenizer)->Encode(answer.cue, false, true),
                                        (*tokenizer)->Encode(answer.text, false, true), std::move(next));

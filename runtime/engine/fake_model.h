@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "runtime/model/model.h"
-#include "runtime/engine/model_factory.h"
+#include "runtime/model/architecture.h"
 
 namespace cpubrrr {
 
@@ -76,11 +76,11 @@ struct FakeAnswer {
   std::chrono::microseconds step_delay{0};  // FakeModel::set_step_delay
 };
 
-// Returns a factory for `architecture` whose models are FakeModels sized from the GGUF's
-// vocabulary, with HashNextToken over its first `hash_range` ids, after `answer` when its
-// text is not empty, each step taking `answer.step_delay`.
-ArchitectureFactory FakeModelFactory(const std::string& architecture, uint32_t hash_range,
-                                     FakeAnswer answer = {});
+// Returns a registry entry for `architecture` in `chat_format` whose models are FakeModels
+// sized from the GGUF's vocabulary, with HashNextToken over its first `hash_range` ids,
+// after `answer` when its text is not empty, each step taking `answer.step_delay`.
+Architecture FakeArchitecture(const std::string& architecture, ChatFormat chat_format, uint32_t hash_range,
+                              FakeAnswer answer = {});
 
 }  // namespace cpubrrr
 

@@ -61,11 +61,4 @@ absl::StatusOr<std::unique_ptr<BpeTokenizer>> TokenizerFromGguf(const GgufFile& 
   return BpeTokenizer::Create(std::move(vocab), std::move(config));
 }
 
-absl::StatusOr<std::string> GgufArchitecture(const GgufFile& file) {
-  absl::StatusOr<std::string_view> arch = file.GetString("general.architecture");
-  if (!arch.ok()) return arch.status();
-  if (*arch == "gptoss") return std::string("gpt-oss");
-  return std::string(*arch);
-}
-
 }  // namespace cpubrrr

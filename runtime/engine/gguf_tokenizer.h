@@ -16,9 +16,6 @@ namespace cpubrrr {
 // no byte-level BPE tokenizer.
 absl::StatusOr<std::unique_ptr<BpeTokenizer>> TokenizerFromGguf(const GgufFile& file);
 
-// Returns general.architecture with Ollama's "gptoss" normalized to "gpt-oss".
-absl::StatusOr<std::string> GgufArchitecture(const GgufFile& file);
-
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_RUNTIME_ENGINE_GGUF_TOKENIZER_H_

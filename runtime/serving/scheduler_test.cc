@@ -42,7 +42,7 @@ std::unique_ptr<Engine> MakeEngine(uint32_t slots, FakeModel::NextToken next, Fa
   auto model = std::make_unique<FakeModel>(info, std::move(next));
   if (model_out != nullptr) *model_out = model.get();
   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(
-      std::move(model), std::move(tokenizer), {.context_length = 4096, .batch_size = batch_size, .slots = slots});
+      std::move(model), std::move(tokenizer), {.context_length = 4096, .batch_size = batch_size, .slots = slots, .chat_format = ChatFormat::kChatMl});
   EXPECT_TRUE(engine.ok()) << engine.status();
   return engine.ok() ? *std::move(engine) : nullptr;
 }

@@ -12,9 +12,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "kernels/common/parallel_read_bandwidth.h"
-#include "runtime/engine/engine_loader.h"
-#include "runtime/engine/gguf_tokenizer.h"
 #include "runtime/gguf/gguf_file.h"
+#include "runtime/model/architecture.h"
+#include "runtime/model/model_options.h"
 #include "tools/cpubrrr/bench_report.h"
 #include "tools/cpubrrr/bench_runs.h"
 #include "tools/cpubrrr/cli_engine.h"
@@ -50,20 +50,6 @@ std::vector<BenchTest> Tests(const CliOptions& options) {
   return tests;
 }
 
-// Returns the factory of the architecture of the GGUF at `path`.
-absl::StatusOr<const ArchitectureFactory*> FactoryFor(const std::string& path,
-                                                      absl::Span<const ArchitectureFactory> factories) {
-  absl::StatusOr<GgufFile> file = OpenGguf(path);
-  if (!file.ok()) return file.status();
-  absl::StatusOr<std::string> architecture = GgufArchitecture(*file);
-  if (!architecture.ok()) return architecture.status();
-  absl::StatusOr<const ArchitectureFactory*> factory = FindFactory(*architecture, factories);
-  if (!factory.ok()) {
-    return absl::Status(factory.status().code(), absl::StrCat(path, ": ", factory.status().message()));
-  }
-  return factory;
-}
-
 uint64_t PeakRssBytes() {
   rusage usage;
   getrusage(RUSAGE_SELF, &usage);
@@ -77,7 +63,7 @@ std::string BaseName(const std::string& path) {
 
 }  // namespace
 
-absl::Status BenchCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architecture> architectures) {
   const std::vector<BenchTest> tests = Tests(options);
   if (tests.empty()) return absl::InvalidArgumentError("nothing to run: every -p and -n is 0");
   const int cores = PhysicalCoreCount();
@@ -85,8 +71,8 @@ absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architectu
       options.thread_counts.empty() ? std::vector<int>{cores} : options.thread_counts;
   absl::StatusOr<ModelSource> source = ResolveCliModel(options);
   if (!source.ok()) return source.status();
-  absl::StatusOr<const ArchitectureFactory*> factory = FactoryFor(source->path, factories);
-  if (!factory.ok()) return factory.status();
+  // A file this binary cannot run fails before the bandwidth is measured.
+  if (absl::StatusOr<ModelFile> file = OpenModelFile(source->path, architectures); !file.ok()) return file.status();
 
   std::fprintf(stderr, "bench: measuring the read bandwidth\n");
   absl::StatusOr<std::vector<double>> bandwidths = RunInChild([&thread_counts] {
@@ -102,13 +88,10 @@ absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architectu
     const int threads = thread_counts[i];
     LoadProgress progress(source->path);
     const auto start = std::chrono::steady_clock::now();
-    absl::StatusOr<std::unique_ptr<Model>> model = (*factory)->load(
-        source->path, {.threads = threads,
-                       .repack = options.repack,
-                       .repack_cache_dir = RepackCacheDir(options),
-                       .ubatch_size = options.ubatch_size,
-                       .kv_type = options.cache_type,
-                       .progress = [&progress](double f) { progress.Update(f); }});
+    ModelOptions model_options = CliModelOptions(options);
+    model_options.n_threads = threads;
+    model_options.progress = [&progress](double f) { progress.Update(f); };
+    absl::StatusOr<std::unique_ptr<Model>> model = OpenModel(source->path, architectures, model_options);
     if (!model.ok()) return model.status();
     progress.Done();
     ReportRepack((*model)->info());

@@ -5,7 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "runtime/engine/model_factory.h"
+#include "runtime/model/architecture.h"
 #include "tools/cpubrrr/cli_options.h"
 
 namespace cpubrrr {
@@ -14,7 +14,7 @@ namespace cpubrrr {
 // not in the peak RSS), then for each thread count loads the model, runs every -p and -n
 // test (one warm-up run, -r timed runs) and unloads it; prints the markdown report or JSON
 // rows to stdout and progress to stderr.
-absl::Status BenchCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories);
+absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architecture> architectures);
 
 }  // namespace cpubrrr
 

@@ -23,11 +23,29 @@ absl::StatusOr<ModelSource> ResolveCliModel(const CliOptions& options) {
   return source;
 }
 
+namespace {
+
+// The directory for the repacked weights: --repack-cache, else CacheDir()/repacked; empty
+// with --no-repack-cache (or no cache directory).
 std::string RepackCacheDir(const CliOptions& options) {
   if (!options.repack_cache) return "";
   if (!options.repack_cache_dir.empty()) return options.repack_cache_dir;
   const std::string cache = CacheDir();
   return cache.empty() ? "" : cache + "/repacked";
+}
+
+}  // namespace
+
+ModelOptions CliModelOptions(const CliOptions& options) {
+  ModelOptions model;
+  model.n_threads = options.threads;
+  model.kv_type = options.cache_type;
+  model.page_in = options.page_in;
+  model.max_batch_tokens = options.ubatch_size;
+  model.warm_pages = options.warm_pages;
+  model.repack = options.repack;
+  model.repack_cache_dir = RepackCacheDir(options);
+  return model;
 }
 
 void ReportRepack(const ModelInfo& info) {
@@ -46,7 +64,7 @@ void ReportRepack(const ModelInfo& info) {
 }
 
 absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
-    const CliOptions& options, absl::Span<const ArchitectureFactory> factories, uint32_t slots) {
+    const CliOptions& options, absl::Span<const Architecture> architectures, uint32_t slots) {
   absl::StatusOr<ModelSource> source = ResolveCliModel(options);
   if (!source.ok()) return source.status();
   LoadProgress progress(source->path);
@@ -55,13 +73,9 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(
   load.engine.slots = slots;
   load.engine.batch_size = options.batch_size;
   load.engine.preserve_reasoning = options.reasoning_preserve;
-  load.model.ubatch_size = options.ubatch_size;
-  load.model.kv_type = options.cache_type;
-  load.model.threads = options.threads;
-  load.model.repack = options.repack;
-  load.model.repack_cache_dir = RepackCacheDir(options);
+  load.model = CliModelOptions(options);
   load.model.progress = [&progress](double fraction) { progress.Update(fraction); };
-  absl::StatusOr<std::unique_ptr<Engine>> engine = LoadEngine(source->path, factories, load);
+  absl::StatusOr<std::unique_ptr<Engine>> engine = LoadEngine(source->path, architectures, load);
   if (!engine.ok()) return engine.status();
   progress.Done();
   const ModelInfo& info = (*engine)->model().info();

@@ -8,7 +8,8 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "runtime/engine/engine.h"
-#include "runtime/engine/model_factory.h"
+#include "runtime/model/architecture.h"
+#include "runtime/model/model_options.h"
 #include "tools/cpubrrr/cli_options.h"
 #include "tools/cpubrrr/model_source.h"
 
@@ -18,9 +19,10 @@ namespace cpubrrr {
 // default model, what it is.
 absl::StatusOr<ModelSource> ResolveCliModel(const CliOptions& options);
 
-// Returns the directory for the repacked weights of --repack-cache: CacheDir()/repacked by
-// default, empty with --no-repack-cache (or no cache directory).
-std::string RepackCacheDir(const CliOptions& options);
+// Returns the model's options from the flags: -t, -ub, -ctk/-ctv, --no-repack, the
+// repack cache directory (--repack-cache, CacheDir()/repacked by default, none with
+// --no-repack-cache), --no-page-in and --no-page-warmer.
+ModelOptions CliModelOptions(const CliOptions& options);
 
 // Tells on stderr how much of the model was repacked and where the copies live.
 void ReportRepack(const ModelInfo& info);
@@ -28,7 +30,7 @@ void ReportRepack(const ModelInfo& info);
 // Returns the engine for `options` (-m, -t, -c) with `slots` sessions sharing -c, telling
 // on stderr what is loading and, for the default model, what it is.
 absl::StatusOr<std::unique_ptr<Engine>> OpenCliEngine(const CliOptions& options,
-                                                      absl::Span<const ArchitectureFactory> factories,
+                                                      absl::Span<const Architecture> architectures,
                                                       uint32_t slots = 1);
 
 // Returns the prompt of -p, the positional words, or the contents of -f; NotFound when

@@ -18,33 +18,33 @@
 namespace cpubrrr {
 namespace {
 
-absl::Status Dispatch(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+absl::Status Dispatch(const CliOptions& options, absl::Span<const Architecture> architectures) {
   switch (options.command) {
     case Command::kHelp:
       break;
     case Command::kRun:
-      return RunCommand(options, factories);
+      return RunCommand(options, architectures);
     case Command::kChat:
-      return ChatCommand(options, factories);
+      return ChatCommand(options, architectures);
     case Command::kLogits:
-      return LogitsCommand(options, factories);
+      return LogitsCommand(options, architectures);
     case Command::kTokenize:
       return TokenizeCommand(options);
     case Command::kModels:
       return ModelsCommand(options);
     case Command::kBench:
-      return BenchCommand(options, factories);
+      return BenchCommand(options, architectures);
     case Command::kServe:
-      return ServeCommand(options, factories);
+      return ServeCommand(options, architectures);
     case Command::kPerplexity:
-      return PerplexityCommand(options, factories);
+      return PerplexityCommand(options, architectures);
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-int CliMain(int argc, char** argv, absl::Span<const ArchitectureFactory> factories) {
+int CliMain(int argc, char** argv, absl::Span<const Architecture> architectures) {
   // A file-size limit (ulimit -f) makes an oversized write fail with EFBIG, which every
   // writer reports, instead of killing the process with a core dump.
   signal(SIGXFSZ, SIG_IGN);
@@ -55,7 +55,7 @@ int CliMain(int argc, char** argv, absl::Span<const ArchitectureFactory> factori
     std::fputs(UsageText(options->command).c_str(), stdout);
     return 0;
   }
-  if (status.ok()) status = Dispatch(*options, factories);
+  if (status.ok()) status = Dispatch(*options, architectures);
   if (status.ok()) return 0;
   std::fflush(stdout);
   const std::string message = absl::StrReplaceAll(status.message(), {{"\n", " "}});

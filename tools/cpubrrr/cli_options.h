@@ -26,6 +26,8 @@ struct CliOptions {
   bool repack = true;              // --no-repack turns it off (ModelOptions::repack)
   bool repack_cache = true;        // --no-repack-cache turns it off
   std::string repack_cache_dir;    // --repack-cache; empty: CacheDir()/repacked
+  bool page_in = true;             // --no-page-in turns it off (ModelOptions::page_in)
+  bool warm_pages = true;          // --no-page-warmer turns it off (ModelOptions::warm_pages)
   uint32_t batch_size = 512;       // -b: prompt tokens per forward call (EngineOptions)
   int ubatch_size = 512;           // -ub: tokens per pass (ModelOptions::max_batch_tokens)
   KvCacheType cache_type = KvCacheType::kF16;  // -ctk / -ctv (K and V share one type)

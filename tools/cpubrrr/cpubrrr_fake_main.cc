@@ -14,8 +14,9 @@ int main(int argc, char** argv) {
   const char* step_ms = std::getenv("CPUBRRR_FAKE_STEP_MS");
   const std::chrono::microseconds delay(step_ms ? std::atoi(step_ms) * 1000 : 0);
   // Hash outputs over the first 1000 ids: plain text pieces, never a stop token.
-  const std::vector<cpubrrr::ArchitectureFactory> factories = {
-      cpubrrr::FakeModelFactory("gpt-oss", 1000, {"<|start|>assistant", text, delay}),
-      cpubrrr::FakeModelFactory("qwen3moe", 1000, {"<|im_start|>assistant\n", text, delay})};
-  return cpubrrr::CliMain(argc, argv, factories);
+  const std::vector<cpubrrr::Architecture> architectures = {
+      cpubrrr::FakeArchitecture("gpt-oss", cpubrrr::ChatFormat::kHarmony, 1000, {"<|start|>assistant", text, delay}),
+      cpubrrr::FakeArchitecture("qwen3moe", cpubrrr::ChatFormat::kChatMl, 1000,
+                                {"<|im_start|>assistant\n", text, delay})};
+  return cpubrrr::CliMain(argc, argv, architectures);
 }

@@ -2,11 +2,11 @@
 #include <vector>
 
 #include "models/gpt_oss/gpt_oss_model.h"
-#include "tools/cpubrrr/architecture_factories.h"
 #include "tools/cpubrrr/cli_main.h"
 
 int main(int argc, char** argv) {
-  const std::vector<cpubrrr::ArchitectureFactory> factories = {
-      cpubrrr::SingleArchitectureFactory("gpt-oss", cpubrrr::NewGptOssModel)};
-  return cpubrrr::CliMain(argc, argv, factories);
+  // The other architecture by name only, so its files are told they need another binary.
+  const std::vector<cpubrrr::Architecture> architectures = {
+      cpubrrr::GptOssArchitecture(), {"qwen3moe", cpubrrr::ChatFormat::kChatMl, nullptr}};
+  return cpubrrr::CliMain(argc, argv, architectures);
 }

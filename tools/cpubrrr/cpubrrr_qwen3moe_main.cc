@@ -2,11 +2,11 @@
 #include <vector>
 
 #include "models/qwen3moe/qwen3moe_model.h"
-#include "tools/cpubrrr/architecture_factories.h"
 #include "tools/cpubrrr/cli_main.h"
 
 int main(int argc, char** argv) {
-  const std::vector<cpubrrr::ArchitectureFactory> factories = {
-      cpubrrr::SingleArchitectureFactory("qwen3moe", cpubrrr::NewQwen3MoeModel)};
-  return cpubrrr::CliMain(argc, argv, factories);
+  // The other architecture by name only, so its files are told they need another binary.
+  const std::vector<cpubrrr::Architecture> architectures = {
+      cpubrrr::Qwen3MoeArchitecture(), {"gpt-oss", cpubrrr::ChatFormat::kHarmony, nullptr}};
+  return cpubrrr::CliMain(argc, argv, architectures);
 }

@@ -49,10 +49,10 @@ absl::StatusOr<GenerateResult> Answer(Engine& engine, const GenerateRequest& req
 
 }  // namespace
 
-absl::Status RunCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+absl::Status RunCommand(const CliOptions& options, absl::Span<const Architecture> architectures) {
   absl::StatusOr<std::string> prompt = ReadPrompt(options);
   if (!prompt.ok()) return prompt.status();
-  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, factories);
+  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, architectures);
   if (!engine.ok()) return engine.status();
   GenerateRequest request = BaseRequest(options);
   if (options.raw) {
@@ -63,8 +63,8 @@ absl::Status RunCommand(const CliOptions& options, absl::Span<const Architecture
   return Answer(**engine, request).status();
 }
 
-absl::Status ChatCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
-  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, factories);
+absl::Status ChatCommand(const CliOptions& options, absl::Span<const Architecture> architectures) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, architectures);
   if (!engine.ok()) return engine.status();
   const bool interactive = isatty(0);
   if (interactive) std::fprintf(stderr, "chat: /exit to quit, /reset to start over\n");

@@ -4,16 +4,16 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "runtime/engine/model_factory.h"
+#include "runtime/model/architecture.h"
 #include "tools/cpubrrr/cli_options.h"
 
 namespace cpubrrr {
 
 // Answers the prompt: the answer on stdout, reasoning and timings on stderr.
-absl::Status RunCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories);
+absl::Status RunCommand(const CliOptions& options, absl::Span<const Architecture> architectures);
 
 // Reads user turns from stdin until EOF or /exit; /reset starts a new conversation.
-absl::Status ChatCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories);
+absl::Status ChatCommand(const CliOptions& options, absl::Span<const Architecture> architectures);
 
 }  // namespace cpubrrr
 

@@ -39,10 +39,10 @@ std::string HumanBytes(uint64_t bytes) {
 
 }  // namespace
 
-absl::Status LogitsCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+absl::Status LogitsCommand(const CliOptions& options, absl::Span<const Architecture> architectures) {
   absl::StatusOr<std::string> prompt = ReadPrompt(options);
   if (!prompt.ok()) return prompt.status();
-  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, factories);
+  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, architectures);
   if (!engine.ok()) return engine.status();
   GenerateRequest request;
   request.raw_prompt = *prompt;

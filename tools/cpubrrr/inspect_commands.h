@@ -4,14 +4,14 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "runtime/engine/model_factory.h"
+#include "runtime/model/architecture.h"
 #include "tools/cpubrrr/cli_options.h"
 
 namespace cpubrrr {
 
 // Prints the next-token logits after the raw prompt (specials parsed): the --top largest
 // (or all) as "ID LOGIT PIECE" lines, or as JSON with --json.
-absl::Status LogitsCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories);
+absl::Status LogitsCommand(const CliOptions& options, absl::Span<const Architecture> architectures);
 
 // Prints the tokens of the text as "ID -> 'PIECE'" lines, or only "[ID, ...]" with --ids,
 // using the tokenizer in the GGUF (no weights are loaded).

@@ -150,7 +150,7 @@ absl::Status Divergence(const CliOptions& options, LogitsFileReader& base, Engin
 
 }  // namespace
 
-absl::Status PerplexityCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+absl::Status PerplexityCommand(const CliOptions& options, absl::Span<const Architecture> architectures) {
   if (options.kl_divergence && options.kl_base_file.empty()) {
     return absl::InvalidArgumentError("--kl-divergence needs --kl-divergence-base FILE (the base run's logits)");
   }
@@ -160,11 +160,11 @@ absl::Status PerplexityCommand(const CliOptions& options, absl::Span<const Archi
   if (options.kl_divergence) {  // the base file is checked before the model loads
     absl::StatusOr<LogitsFileReader> base = LogitsFileReader::Open(options.kl_base_file);
     if (!base.ok()) return base.status();
-    absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, factories);
+    absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, architectures);
     if (!engine.ok()) return engine.status();
     return Divergence(options, *base, **engine);
   }
-  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, factories);
+  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(options, architectures);
   if (!engine.ok()) return engine.status();
   absl::StatusOr<std::vector<int32_t>> tokens = TextTokens(options, **engine);
   if (!tokens.ok()) return tokens.status();

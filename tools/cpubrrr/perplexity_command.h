@@ -5,12 +5,12 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "tools/cpubrrr/architecture_factories.h"
+#include "runtime/model/architecture.h"
 #include "tools/cpubrrr/cli_options.h"
 
 namespace cpubrrr {
 
-absl::Status PerplexityCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories);
+absl::Status PerplexityCommand(const CliOptions& options, absl::Span<const Architecture> architectures);
 
 }  // namespace cpubrrr
 

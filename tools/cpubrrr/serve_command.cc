@@ -70,7 +70,7 @@ absl::Status ReadKeyFile(const std::string& path, std::vector<std::string>& keys
 
 }  // namespace
 
-absl::Status ServeCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories) {
+absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architecture> architectures) {
   // Signals go to one waiting thread: block them before any other thread starts.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -123,7 +123,7 @@ absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architectu
 
   CliOptions model_options = options;
   model_options.model = source->path;
-  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(model_options, factories, options.parallel);
+  absl::StatusOr<std::unique_ptr<Engine>> engine = OpenCliEngine(model_options, architectures, options.parallel);
   if (!engine.ok()) {
     abandoned.store(true);
     kill(getpid(), SIGTERM);  // releases the signal thread

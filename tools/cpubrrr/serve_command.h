@@ -4,14 +4,14 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "runtime/engine/model_factory.h"
+#include "runtime/model/architecture.h"
 #include "tools/cpubrrr/cli_options.h"
 
 namespace cpubrrr {
 
 // Listens, loads the model (the server answers /health with 503 meanwhile), serves until
 // SIGINT or SIGTERM, then cancels running generations and returns.
-absl::Status ServeCommand(const CliOptions& options, absl::Span<const ArchitectureFactory> factories);
+absl::Status ServeCommand(const CliOptions& options, absl::Span<const Architecture> architectures);
 
 }  // namespace cpubrrr
 
