@@ -3,20 +3,13 @@
 
 #include "kernels/q8_0/q8_0.h"
 #include "kernels/q8_k/q8_k.h"
+#include "kernels/weight_formats.h"
 
 namespace cpubrrr {
 
 ActFormat ActFormatFor(GgmlType weight_type) {
-  switch (weight_type) {
-    case GgmlType::kQ8_0:
-    case GgmlType::kMXFP4:
-      return ActFormat::kQ8_0;
-    case GgmlType::kQ4_K:
-    case GgmlType::kQ6_K:
-      return ActFormat::kQ8K;
-    default:
-      return ActFormat::kF32;
-  }
+  const WeightFormat* f = FindWeightFormat(weight_type);
+  return f ? f->act : ActFormat::kF32;
 }
 
 ActivationBatch::ActivationBatch(int rows, int64_t cols, bool need_q8_0, bool need_q8k)

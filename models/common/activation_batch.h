@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/common/weight_format.h"
 #include "quant/ggml_type.h"
 #include "quant/q8_0.h"
 #include "quant/q8_k.h"
@@ -12,10 +13,8 @@
 
 namespace cpubrrr {
 
-// The activation format a weight type is multiplied with: Q8_0 for MXFP4 and Q8_0,
-// Q8_K for Q4_K and Q6_K, f32 for float weights (as llama.cpp's vec_dot_type, except
-// that f16/bf16 weights see f32 activations here).
-enum class ActFormat { kF32, kQ8_0, kQ8K };
+// Returns the activation format weights of `weight_type` are multiplied with (the
+// descriptor's, kernels/weight_formats.h; f32 for an unregistered type).
 ActFormat ActFormatFor(GgmlType weight_type);
 
 // `rows` activation vectors of `cols` floats. Row i's f32 values are written by the

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <utility>
+#include <numeric>
 
 #include "kernels/f32/attention.h"
 #include "kernels/f32/rmsnorm.h"
@@ -23,17 +23,18 @@ Range Clip(Range r, size_t begin, size_t end) {
   return {b - begin, e - begin};
 }
 
-// Returns this worker's share of the rows of matrices laid end to end (each given as
-// {rows, bytes per row}), split so that every worker reads about the same number of bytes;
-// cuts fall on multiples of 16 rows of a matrix (or its end).
-Range ShareRowsByBytes(const WorkerContext& ctx, std::initializer_list<std::pair<size_t, size_t>> mats) {
+// Returns this worker's share of the rows of matrices laid end to end, split so that every
+// worker reads about the same number of bytes; cuts fall on multiples of kRowTile and of
+// the matrix's RowGranule (or on its end).
+Range ShareRowsByBytes(const WorkerContext& ctx, std::initializer_list<const WeightMatrix*> mats) {
   size_t total = 0;
-  for (const auto& [rows, row_bytes] : mats) total += rows * row_bytes;
-  // The first row of the concatenation at or after byte `b`, rounded up to a 16-row cut.
+  for (const WeightMatrix* m : mats) total += m->rows * m->row_bytes;
+  // The first row of the concatenation at or after byte `b`, rounded up to a cut.
   auto row_at = [&](size_t b) {
     size_t first = 0;
-    for (const auto& [rows, row_bytes] : mats) {
-      if (b < rows * row_bytes) return first + std::min(rows, (b + 16 * row_bytes - 1) / (16 * row_bytes) * 16);
+    for (const WeightMatrix* m : mats) {
+      const size_t rows = m->rows, row_bytes = m->row_bytes, cut = std::lcm(kRowTile, m->RowGranule());
+      if (b < rows * row_bytes) return first + std::min(rows, (b + cut * row_bytes - 1) / (cut * row_bytes) * cut);
       b -= rows * row_bytes;
       first += rows;
     }
@@ -63,7 +64,7 @@ void AttentionBlock::Run(const WorkerContext& ctx, const LayerWeights& l, uint32
   ctx.Sync();
   // q, k, v projections: the three matrices' rows form one range, split across workers
   // by bytes (v may be a wider type than q and k).
-  const Range rows = ShareRowsByBytes(ctx, {{qd, l.wq.row_bytes}, {kvd, l.wk.row_bytes}, {kvd, l.wv.row_bytes}});
+  const Range rows = ShareRowsByBytes(ctx, {&l.wq, &l.wk, &l.wv});
   const struct { const WeightMatrix& m; const float* bias; float* out; size_t begin, size; } proj[3] = {
       {l.wq, l.bq, buf.q.data(), 0, qd}, {l.wk, l.bk, buf.k.data(), qd, kvd}, {l.wv, l.bv, buf.v.data(), qd + kvd, kvd}};
   for (const auto& p : proj) {
@@ -75,9 +76,8 @@ void AttentionBlock::Run(const WorkerContext& ctx, const LayerWeights& l, uint32
   }
   ctx.Sync();
   Attend(ctx, l, il, buf);
-  // Output projection and residual: each worker owns a range of x's columns, cut on
-  // multiples of 16 rows of wo (whole groups of repacked rows).
-  const Range cols = ctx.Share(d, 16);
+  // Output projection and residual: each worker owns a range of x's columns (wo's rows).
+  const Range cols = RowShare(ctx, d, {&l.wo});
   MatMulRows(l.wo, 0, cols, buf.attn_out, all, all, buf.proj.data(), d, mm);
   for (int t = 0; t < n; ++t) {
     float* out = buf.proj.data() + t * d + cols.begin;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -53,13 +54,23 @@ void MatMulGathered(const WeightMatrix& w, int64_t mat, Range rows, const Gather
                     MatMulScratch& scratch);
 
 // Returns whether a product of `w` with n_tokens activations reads w's repacked copy
-// (where it has one) rather than the file's rows: always, but for the gemv of a type whose
-// copy serves the gemm only (CopyServesGemmOnly, models/common/repack_matrix.h).
+// (where it has one) rather than the file's rows: always, but for the gemv of a format
+// whose copy serves the gemm only (RepackedLayout::serves_gemm_only).
 bool ReadsRepackedCopy(const WeightMatrix& w, size_t n_tokens);
 
 // Returns the name of the kernel variant products with `w` run on this CPU ("avx2",
 // "avx512_vnni", ...), with "_repacked" when w has a repacked copy (Q8_0: its gemm's).
 std::string KernelVariant(const WeightMatrix& w);
+
+// Rows per tile of the AVX-512 gemms (16 float lanes): cuts on multiples of it keep tiles
+// whole.
+inline constexpr size_t kRowTile = 16;
+
+// Returns this worker's share of n rows that every matrix of `matrices` is cut along, on
+// multiples of kRowTile, of each matrix's RowGranule (so products on a repacked copy take
+// its fast path) and of `align`.
+Range RowShare(const WorkerContext& ctx, size_t n, std::initializer_list<const WeightMatrix*> matrices,
+               size_t align = 1);
 
 }  // namespace cpubrrr
 

@@ -14,14 +14,6 @@
 #include "models/common/routing.h"
 
 namespace cpubrrr {
-namespace {
-
-// Returns the elements of the pair format's block (1 for f32).
-size_t FormatBlock(ActFormat f) {
-  return f == ActFormat::kQ8_0 ? 32 : f == ActFormat::kQ8K ? 256 : 1;
-}
-
-}  // namespace
 
 MoeFeedForward::MoeFeedForward(const ModelConfig& config, const ArchSpec& spec, int max_rows, int n_workers)
     : c_(config), spec_(spec), tasks_(config.n_expert), scratch_(n_workers) {
@@ -79,9 +71,8 @@ void MoeFeedForward::Experts(const WorkerContext& ctx, const LayerWeights& l, Pa
   const size_t d = c_.n_embd, ff = c_.n_ff_exp;
   const size_t m = s.active.size();
   // This worker's rows of every down output, and then its columns of the residual: the
-  // same range, so the split path needs no sync between them. 16-row cuts: whole row
-  // tiles and groups of repacked rows.
-  const Range own = ctx.Share(d, 16);
+  // same range, so the split path needs no sync between them.
+  const Range own = RowShare(ctx, d, {&l.down_exps});
   if (m >= static_cast<size_t>(ctx.n_workers())) {
     // Tasks: gate/up of active expert i for i < m, then its down (task m + i), claimed
     // by whichever worker is free.
@@ -96,7 +87,7 @@ void MoeFeedForward::Experts(const WorkerContext& ctx, const LayerWeights& l, Pa
     }
     ctx.Sync();
   } else {
-    const Range rows = ctx.Share(ff, FormatBlock(ActFormatFor(l.down_exps.type)));
+    const Range rows = RowShare(ctx, ff, {&l.gate_exps, &l.up_exps}, ActBlockElems(ActFormatFor(l.down_exps.type)));
     for (uint32_t e : s.active) GateUp(s, mm, l, e, rows, buf);
     ctx.Sync();
     for (uint32_t e : s.active) Down(s, mm, l, e, own, buf);

@@ -14,7 +14,6 @@
 #include "kernels/f32/rope_table.h"
 #include "models/common/activation_batch.h"
 #include "models/common/attention_block.h"
-#include "models/common/dequantize_row.h"
 #include "models/common/kernel_report.h"
 #include "models/common/linear.h"
 #include "models/common/moe_feed_forward.h"
@@ -261,7 +260,7 @@ void MoeModel::Pass() {
   pool_.Run([&](const WorkerContext& ctx) {
     const Range tok = ctx.Share(n);
     for (size_t t = tok.begin; t < tok.end; ++t) {
-      DequantizeWeightRow(w_.token_embd, 0, buf_.rows[t].token, buf_.x.data() + t * d);
+      w_.token_embd.DequantizeRow(0, buf_.rows[t].token, buf_.x.data() + t * d);
       RopeTable(rope_, buf_.rows[t].pos, buf_.rope_cos.data() + t * half, buf_.rope_sin.data() + t * half);
     }
     for (uint32_t il = 0; il < c_.n_layer; ++il) {
@@ -290,7 +289,7 @@ void MoeModel::Head(const WorkerContext& ctx) {
   // into their logits; scattered rows: into head_out_, copied out below.
   const bool contiguous = HeadsContiguous();
   const absl::Span<const int32_t> outs = absl::MakeConstSpan(buf_.iota.data(), m);
-  MatMulRows(w_.output, 0, ctx.Share(c_.n_vocab, 16), buf_.head_in, outs, outs,
+  MatMulRows(w_.output, 0, RowShare(ctx, c_.n_vocab, {&w_.output}), buf_.head_in, outs, outs,
              contiguous ? heads_[0].logits : head_out_.data(), c_.n_vocab, mm);
   if (contiguous) return;
   ctx.Sync();

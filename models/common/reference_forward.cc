@@ -5,7 +5,6 @@
 #include <cmath>
 #include <numeric>
 
-#include "models/common/dequantize_row.h"
 
 namespace cpubrrr {
 namespace {
@@ -22,7 +21,7 @@ DenseMatrix Decode(const WeightMatrix& w, int64_t mat) {
   DenseMatrix m{w.rows, w.cols, Vec(static_cast<size_t>(w.rows * w.cols))};
   std::vector<float> row(w.cols);
   for (int64_t r = 0; r < w.rows; ++r) {
-    DequantizeWeightRow(w, mat, r, row.data());
+    w.DequantizeRow(mat, r, row.data());
     std::copy(row.begin(), row.end(), m.v.begin() + r * w.cols);
   }
   return m;
@@ -112,7 +111,7 @@ std::vector<double> ReferenceNextTokenLogits(const ModelConfig& c, const ModelWe
   std::vector<Vec> x(n, Vec(d));
   std::vector<float> row(d);
   for (int t = 0; t < n; ++t) {
-    DequantizeWeightRow(w.token_embd, 0, tokens[t], row.data());
+    w.token_embd.DequantizeRow(0, tokens[t], row.data());
     std::copy(row.begin(), row.end(), x[t].begin());
   }
   for (uint32_t il = 0; il < c.n_layer; ++il) {
@@ -187,7 +186,7 @@ std::vector<double> ReferenceNextTokenLogits(const ModelConfig& c, const ModelWe
   Vec logits(w.output.rows);
   std::vector<float> orow(d);
   for (int64_t r = 0; r < w.output.rows; ++r) {
-    DequantizeWeightRow(w.output, 0, r, orow.data());
+    w.output.DequantizeRow(0, r, orow.data());
     double s = 0;
     for (int64_t i = 0; i < d; ++i) s += orow[i] * last[i];
     logits[r] = s;

@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "models/common/repack_matrix.h"
 
 namespace cpubrrr {
@@ -24,38 +26,50 @@ absl::Status NotRepackedHere() {
 
 uint64_t CopyBytes(const WeightMatrix& m) { return static_cast<uint64_t>(m.n_mat) * RepackedMatrixBytes(m); }
 
+// Returns whether the copy of a matrix of `type` serves the gemm only (its gemv reads the
+// file's rows). Precondition: RepackedHere(type).
+bool ServesGemmOnly(GgmlType type) { return FindWeightFormat(type)->repacked->serves_gemm_only; }
+
 // Drops the file's pages of a repacked matrix, unless its gemv still reads them.
 void DropFilePages(const WeightMatrix& m) {
-  if (!CopyServesGemmOnly(m.type)) DropPages(m.data, m.bytes());
+  if (!ServesGemmOnly(m.type)) DropPages(m.data, m.bytes());
 }
 
 }  // namespace
 
 bool RunsRepackedKernels() {
-  return RepackedHere(GgmlType::kMXFP4) || RepackedHere(GgmlType::kQ8_0) || RepackedHere(GgmlType::kQ4_K) ||
-         RepackedHere(GgmlType::kQ6_K);
+  for (const WeightFormat* f : AllWeightFormats()) {
+    if (f->repacked) return true;
+  }
+  return false;
 }
 
-// MXFP4 and Q6_K matrices first: their GGUF gemvs read 57-77% of the read yardstick cold,
-// the repacked ones 81-100%; then Q4_K (76-91 against 86-95%; research log, sessions
-// 11-12); Q8_0 attention and output head are repacked for their gemm of several tokens
-// (the gemv reads the file's rows) and go with the first. Within each, the attention projections and
-// experts of every layer in layer order, then a Q6_K or Q8_0 output head (decode reads all
-// of it for every token).
+// By the formats' copy_priority (the formats whose file-layout gemv falls furthest below
+// their copy's read speed first), and within one priority the attention projections and
+// experts of every layer in layer order, then the output head (decode reads all of it for
+// every token).
 std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w) {
+  std::vector<int> priorities;
+  for (const WeightFormat* f : AllWeightFormats()) {
+    if (f->repacked) priorities.push_back(f->repacked->copy_priority);
+  }
+  std::sort(priorities.begin(), priorities.end());
+  priorities.erase(std::unique(priorities.begin(), priorities.end()), priorities.end());
+  auto in_pass = [](const WeightMatrix& m, int priority) {
+    return RepackedHere(m.type) && FindWeightFormat(m.type)->repacked->copy_priority == priority;
+  };
   std::vector<WeightMatrix*> out;
-  for (bool q4_k : {false, true}) {
+  for (int priority : priorities) {
     for (LayerWeights& l : w.layers) {
       for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.gate_exps, &l.up_exps, &l.down_exps}) {
         // Not experts whose gemv reads the file's rows: a copy of every expert would hold
         // the bulk of the model twice for the gemm of prefill alone.
         const bool expert = m == &l.gate_exps || m == &l.up_exps || m == &l.down_exps;
-        if (expert && CopyServesGemmOnly(m->type)) continue;
-        if (RepackedHere(m->type) && (m->type == GgmlType::kQ4_K) == q4_k) out.push_back(m);
+        if (!in_pass(*m, priority) || (expert && ServesGemmOnly(m->type))) continue;
+        out.push_back(m);
       }
     }
-    const bool head = w.output.type == GgmlType::kQ6_K || w.output.type == GgmlType::kQ8_0;
-    if (!q4_k && head && RepackedHere(w.output.type)) out.push_back(&w.output);
+    if (in_pass(w.output, priority)) out.push_back(&w.output);
   }
   return out;
 }

@@ -29,8 +29,8 @@ struct RepackedWeights {
 // Returns whether this CPU repacks any type (models/common/repack_matrix.h, RepackedHere).
 bool RunsRepackedKernels();
 
-// Returns the matrices of `w` whose type is RepackedHere, most gain per byte first:
-// MXFP4 and Q6_K, then Q4_K (models/common/repacked_weights.cc).
+// Returns the matrices of `w` whose type is RepackedHere, most gain per byte first (by
+// their layouts' copy_priority).
 std::vector<WeightMatrix*> RepackableMatrices(ModelWeights& w);
 
 // Each of the following makes or maps copies only where RunsRepackedKernels().

@@ -26,20 +26,7 @@ bool ShapeIs(const GgufTensor& t, std::initializer_list<int64_t> want) {
 
 }  // namespace
 
-bool IsSupportedWeightType(GgmlType type) {
-  switch (type) {
-    case GgmlType::kF32:
-    case GgmlType::kF16:
-    case GgmlType::kBF16:
-    case GgmlType::kQ8_0:
-    case GgmlType::kMXFP4:
-    case GgmlType::kQ4_K:
-    case GgmlType::kQ6_K:
-      return true;
-    default:
-      return false;
-  }
-}
+bool IsSupportedWeightType(GgmlType type) { return FindWeightFormat(type) != nullptr; }
 
 std::string LayerTensorName(uint32_t layer, std::string_view suffix) {
   return Cat("blk.", layer, ".", suffix);
@@ -67,19 +54,20 @@ absl::StatusOr<WeightMatrix> TensorBinder::Matrix(std::initializer_list<std::str
         "model: tensor ", t.name, " has shape ", DimsString(t), ", expected [", cols, ", ", rows,
         n_mat == 1 ? "" : Cat(", ", n_mat), "]"));
   }
-  if (!IsSupportedWeightType(t.type)) {
-    return absl::UnimplementedError(Cat(
-        "model: tensor ", t.name, " has type ", TypeName(t.type), " (id ",
-        static_cast<uint32_t>(t.type), "); supported: f32, f16, bf16, q8_0, mxfp4, q4_K, q6_K"));
+  const WeightFormat* format = FindWeightFormat(t.type);
+  if (format == nullptr) {
+    std::string supported;
+    for (const WeightFormat* f : AllWeightFormats()) supported += Cat(supported.empty() ? "" : ", ", TypeName(f->type));
+    return absl::UnimplementedError(Cat("model: tensor ", t.name, " has type ", TypeName(t.type), " (id ",
+                                        static_cast<uint32_t>(t.type), "); supported: ", supported));
   }
-  const TypeGeometry g = GeometryOf(t.type);
   WeightMatrix w;
   w.name = t.name;
   w.type = t.type;
   w.cols = cols;
   w.rows = rows;
   w.n_mat = n_mat;
-  w.row_bytes = static_cast<size_t>(cols / g.block_elems) * g.block_bytes;
+  w.row_bytes = static_cast<size_t>(cols / format->block_elems) * format->block_bytes;
   w.data = t.data;
   return w;
 }
