@@ -10,6 +10,7 @@ TypeGeometry GeometryOf(GgmlType type) {
     case GgmlType::kBF16: return {1, 2};
     case GgmlType::kQ8_0: return {32, 34};
     case GgmlType::kQ4_K: return {256, 144};
+    case GgmlType::kQ5_K: return {256, 176};
     case GgmlType::kQ6_K: return {256, 210};
     case GgmlType::kQ8_K: return {256, 292};
     case GgmlType::kMXFP4: return {32, 17};
@@ -24,6 +25,7 @@ const char* TypeName(GgmlType type) {
     case GgmlType::kBF16: return "bf16";
     case GgmlType::kQ8_0: return "q8_0";
     case GgmlType::kQ4_K: return "q4_K";
+    case GgmlType::kQ5_K: return "q5_K";
     case GgmlType::kQ6_K: return "q6_K";
     case GgmlType::kQ8_K: return "q8_K";
     case GgmlType::kMXFP4: return "mxfp4";
