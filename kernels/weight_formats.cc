@@ -8,6 +8,7 @@
 #include "kernels/f32/f32_format.h"
 #include "kernels/mxfp4/mxfp4_format.h"
 #include "kernels/q4_k/q4_k_format.h"
+#include "kernels/q5_k/q5_k_format.h"
 #include "kernels/q6_k/q6_k_format.h"
 #include "kernels/q8_0/q8_0_format.h"
 
@@ -15,7 +16,7 @@ namespace cpubrrr {
 
 std::span<const WeightFormat* const> AllWeightFormats() {
   static const std::array formats = {
-      &F32Format(), &F16Format(), &Bf16Format(), &Q8_0Format(), &Mxfp4Format(), &Q4KFormat(), &Q6KFormat(),
+      &F32Format(), &F16Format(), &Bf16Format(), &Q8_0Format(), &Mxfp4Format(), &Q4KFormat(), &Q5KFormat(), &Q6KFormat(),
   };
   return formats;
 }

@@ -1,5 +1,5 @@
-// ggml's x86 float order for the K-quant dots (ggml_vec_dot_q{4,6}_K_q8_K, AVX2 path of a
-// zen4 build), shared by the AVX-512 Q4_K and Q6_K gemv and gemm.
+// ggml's x86 float order for the K-quant dots (ggml_vec_dot_q{4,5,6}_K_q8_K, AVX2 path of a
+// zen4 build), shared by the AVX-512 Q4_K, Q5_K and Q6_K gemv and gemm.
 //
 // Per (row, token) ggml keeps eight int32 lanes per 256-value super-block: lane u holds the
 // scaled products of values 32c + 4u .. 32c + 4u + 3 over the eight 32-value chunks c (Q6_K:
@@ -8,6 +8,12 @@
 // float lanes from acc = +0. Q4_K also keeps four min lanes, k = 0..3: m_2k * P_2k +
 // m_2k+1 * P_2k+1 with P_j = bsum_2j + bsum_2j+1, and does accm_k = fma(-x.d * dmin,
 // float(min_k), accm_k). The result is Sum8(acc) (+ Sum4(accm) for Q4_K).
+//
+// Q5_K (ggml_vec_dot_q5_K_q8_K, the same AVX2 path in every x86 build from haswell up) has
+// the eight lanes of Q4_K, 5-bit values in place of nibbles, but keeps its mins in one float
+// per row: per super-block the integer msum = sum_j m_j * P_j, then summs =
+// fma(-x.d * dmin, float(msum), summs) (a scalar multiply-add the compiler fused in the
+// shipped libraries), from summs = +0. The result is Sum8(acc) + summs.
 #ifndef CPUBRRR_KERNELS_KQUANT_GGML_X86_ORDER_H_
 #define CPUBRRR_KERNELS_KQUANT_GGML_X86_ORDER_H_
 

@@ -1,4 +1,4 @@
-// Google Benchmark harness shared by the Q4_K and Q6_K benchmarks: shapes, hot/cold, counters.
+// Google Benchmark harness shared by the K-quant benchmarks: shapes, hot/cold, counters.
 #ifndef CPUBRRR_KERNELS_KQUANT_KQUANT_BENCH_UTIL_H_
 #define CPUBRRR_KERNELS_KQUANT_KQUANT_BENCH_UTIL_H_
 

@@ -1,4 +1,4 @@
-// Test harness shared by the Q4_K and Q6_K kernel tests: random operands, variant-vs-oracle runs.
+// Test harness shared by the K-quant kernel tests: random operands, variant-vs-oracle runs.
 #ifndef CPUBRRR_KERNELS_KQUANT_KQUANT_TEST_UTIL_H_
 #define CPUBRRR_KERNELS_KQUANT_KQUANT_TEST_UTIL_H_
 

@@ -1,4 +1,4 @@
-// AVX-512 VNNI gemm with one weight row per int32 lane for the K-quants (Q4_K, Q6_K)
+// AVX-512 VNNI gemm with one weight row per int32 lane for the K-quants (Q4_K, Q5_K, Q6_K)
 // against Q8_K activations, in the scalar oracles' order; formats supply a decoder.
 // Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, F16C and
 // -ffp-contract=off (the oracles' multiplies and adds are separate roundings).
@@ -45,6 +45,38 @@ struct alignas(64) LaneSuper {
   __m512 d;
   __m512 dmin;
 };
+
+// Decodes the 16 header bytes of a Q4_K or Q5_K superblock (d, dmin, the 12 scale bytes)
+// of 16 rows, row r's at headers[r]: the 6-bit scales as int32 into out->sc, each min m_j
+// as the int16 pair (m_j, m_j) against the bsums 2j, 2j + 1 into out->pairs, and d, dmin as
+// floats. The scale bytes unpack as UnpackQ4KScales (kernels/kquant/q4_k_scales.h), per lane.
+__attribute__((always_inline)) inline void DecodeScaledMinHeaders(
+    const uint8_t* const headers[kGroupRows], LaneSuper<8>* out) {
+  // Header dwords per lane: d | dmin << 16, then the scale bytes a (0..3), b (4..7), c (8..11).
+  __m512i h[4];
+  lane_tile::TransposeDwords(headers, 0, h);
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  const __m512i low6 = _mm512_set1_epi8(0x3F), bits45 = _mm512_set1_epi8(0x30);
+  const __m512i sc_lo = _mm512_and_si512(h[1], low6);
+  const __m512i m_lo = _mm512_and_si512(h[2], low6);
+  const __m512i sc_hi = _mm512_or_si512(_mm512_and_si512(h[3], low4),
+                                        _mm512_and_si512(_mm512_srli_epi32(h[1], 2), bits45));
+  const __m512i m_hi =
+      _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(h[3], 4), low4),
+                      _mm512_and_si512(_mm512_srli_epi32(h[2], 2), bits45));
+  const __m512i byte = _mm512_set1_epi32(0xFF);
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) {
+    out->sc[j] = _mm512_and_si512(_mm512_srli_epi32(sc_lo, 8 * j), byte);
+    out->sc[4 + j] = _mm512_and_si512(_mm512_srli_epi32(sc_hi, 8 * j), byte);
+    const __m512i m = _mm512_and_si512(_mm512_srli_epi32(m_lo, 8 * j), byte);
+    const __m512i m4 = _mm512_and_si512(_mm512_srli_epi32(m_hi, 8 * j), byte);
+    out->pairs[j] = _mm512_or_si512(m, _mm512_slli_epi32(m, 16));
+    out->pairs[4 + j] = _mm512_or_si512(m4, _mm512_slli_epi32(m4, 16));
+  }
+  out->d = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(h[0]));
+  out->dmin = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(h[0], 16)));
+}
 
 // One token's activations: its blocks and, per block, the 16-value sums as 8 int16 pairs
 // (the format decides whether they come from bsums or are recomputed from the quants).

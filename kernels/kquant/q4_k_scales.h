@@ -1,4 +1,4 @@
-// Unpacks the eight 6-bit scales and mins of a Q4_K super-block with 32-bit word operations.
+// Unpacks the eight 6-bit scales and mins of a Q4_K or Q5_K super-block with 32-bit word ops.
 #ifndef CPUBRRR_KERNELS_KQUANT_Q4_K_SCALES_H_
 #define CPUBRRR_KERNELS_KQUANT_Q4_K_SCALES_H_
 

@@ -26,30 +26,7 @@ __attribute__((always_inline)) inline void Decode(const uint8_t* const headers[k
                                                   const uint8_t* const quants[kquant_lanes::kGroupRows],
                                                   Super* out) {
   const __m512i low4 = _mm512_set1_epi8(0x0F);
-  // Header dwords per lane: d | dmin << 16, then the scale bytes a (0..3), b (4..7), c (8..11).
-  __m512i h[4];
-  lane_tile::TransposeDwords(headers, 0, h);
-  // As UnpackQ4KScales (kernels/kquant/q4_k_scales.h), per lane.
-  const __m512i low6 = _mm512_set1_epi8(0x3F), bits45 = _mm512_set1_epi8(0x30);
-  const __m512i sc_lo = _mm512_and_si512(h[1], low6);
-  const __m512i m_lo = _mm512_and_si512(h[2], low6);
-  const __m512i sc_hi = _mm512_or_si512(_mm512_and_si512(h[3], low4),
-                                        _mm512_and_si512(_mm512_srli_epi32(h[1], 2), bits45));
-  const __m512i m_hi =
-      _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(h[3], 4), low4),
-                      _mm512_and_si512(_mm512_srli_epi32(h[2], 2), bits45));
-  const __m512i byte = _mm512_set1_epi32(0xFF);
-#pragma GCC unroll 4
-  for (int j = 0; j < 4; ++j) {
-    out->sc[j] = _mm512_and_si512(_mm512_srli_epi32(sc_lo, 8 * j), byte);
-    out->sc[4 + j] = _mm512_and_si512(_mm512_srli_epi32(sc_hi, 8 * j), byte);
-    const __m512i m = _mm512_and_si512(_mm512_srli_epi32(m_lo, 8 * j), byte);
-    const __m512i m4 = _mm512_and_si512(_mm512_srli_epi32(m_hi, 8 * j), byte);
-    out->pairs[j] = _mm512_or_si512(m, _mm512_slli_epi32(m, 16));
-    out->pairs[4 + j] = _mm512_or_si512(m4, _mm512_slli_epi32(m4, 16));
-  }
-  out->d = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(h[0]));
-  out->dmin = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(h[0], 16)));
+  kquant_lanes::DecodeScaledMinHeaders(headers, out);
 #pragma GCC unroll 4
   for (int p = 0; p < 4; ++p) {
 #pragma GCC unroll 2
