@@ -83,11 +83,11 @@ TEST_P(GreedyVsLlama, SixtyFourFreeRunningGreedyTokensEqualLlamaCpp) {
   ExpectGreedyPathsAgree(GetParam(), tiny->path, {std::begin(kPrompts), std::end(kPrompts)}, 2);
 }
 
-// Every preset of both architectures: gpt-oss (MXFP4, Q8_0) and qwen3moe (Q4_K, Q6_K).
+// Every preset of both architectures: gpt-oss (MXFP4, Q8_0) and qwen3moe (Q4_K or Q5_K, Q6_K).
 INSTANTIATE_TEST_SUITE_P(Presets, GreedyVsLlama,
                          testing::Values("gpt-oss-tiny", "gpt-oss-tiny-odd", "gpt-oss-tiny-wide",
                                          "qwen3moe-tiny", "qwen3moe-tiny-odd",
-                                         "qwen3moe-tiny-wide"));
+                                         "qwen3moe-tiny-wide", "qwen3moe-tiny-q5_k_m"));
 
 // Twenty English prompts, ten of them as a chat turn in the model's template.
 std::vector<std::string> TrainedModelPrompts(bool chatml) {

@@ -123,7 +123,7 @@ TEST_P(ModelVsLlama, LogitsGreedyContinuationsAndReferenceDistanceMatchLlamaCpp)
 INSTANTIATE_TEST_SUITE_P(Presets, ModelVsLlama,
                          testing::Values("gpt-oss-tiny", "gpt-oss-tiny-odd", "gpt-oss-tiny-wide",
                                          "qwen3moe-tiny", "qwen3moe-tiny-odd",
-                                         "qwen3moe-tiny-wide"));
+                                         "qwen3moe-tiny-wide", "qwen3moe-tiny-q5_k_m"));
 
 }  // namespace
 }  // namespace cpubrrr

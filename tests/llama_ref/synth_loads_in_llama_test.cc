@@ -63,7 +63,7 @@ TEST_P(SynthInLlama, OurReaderSeesThePlannedTensors) {
 INSTANTIATE_TEST_SUITE_P(Presets, SynthInLlama,
                          testing::Values("gpt-oss-tiny", "gpt-oss-tiny-odd", "gpt-oss-tiny-wide",
                                          "qwen3moe-tiny", "qwen3moe-tiny-odd",
-                                         "qwen3moe-tiny-wide"));
+                                         "qwen3moe-tiny-wide", "qwen3moe-tiny-q5_k_m"));
 
 TEST(Synth, SameSeedSameBytesOtherSeedOtherBytes) {
   const std::string a = ReadAll(WriteTiny("gpt-oss-tiny", false, 11, "-a").path);

@@ -13,6 +13,7 @@ namespace {
 // llama.cpp's file type ids (llama_ftype) written to general.file_type.
 constexpr uint32_t kFileTypeAllF32 = 0;
 constexpr uint32_t kFileTypeQ4KM = 15;
+constexpr uint32_t kFileTypeQ5KM = 17;
 constexpr uint32_t kFileTypeMxfp4Moe = 38;
 
 // Spreads: projections keep activations at unit scale (std 1/sqrt(fan_in)); norms sit
@@ -142,7 +143,7 @@ absl::Status PlanGptOss(Planner& p, const ModelShape& s, const PlanOptions& o,
   return absl::OkStatus();
 }
 
-// llama.cpp's Q4_K_M gives a layer more bits in its first and last eighth and in every
+// llama.cpp's Q4_K_M and Q5_K_M give a layer more bits in its first and last eighth and in every
 // third layer between them.
 bool UsesMoreBits(uint32_t layer, uint32_t n_layer) {
   return layer < n_layer / 8 || layer >= 7 * n_layer / 8 || (layer - n_layer / 8) % 3 == 2;
@@ -159,7 +160,10 @@ absl::Status PlanQwen3Moe(Planner& p, const ModelShape& s, const PlanOptions& o,
   const std::string arch = "qwen3moe";
   p.Meta("general.architecture", arch);
   p.Meta("general.name", o.name);
-  p.FileType(kFileTypeQ4KM);
+  if (s.kquant != GgmlType::kQ4_K && s.kquant != GgmlType::kQ5_K) {
+    return absl::InvalidArgumentError("qwen3moe files are Q4_K_M or Q5_K_M: the K-quant must be q4_K or q5_K");
+  }
+  p.FileType(s.kquant == GgmlType::kQ5_K ? kFileTypeQ5KM : kFileTypeQ4KM);
   p.Meta("general.quantization_version", uint32_t{2});
   CommonArchMeta(p, arch, s);
   p.Meta(arch + ".expert_feed_forward_length", s.n_ff_exp);
@@ -170,7 +174,7 @@ absl::Status PlanQwen3Moe(Planner& p, const ModelShape& s, const PlanOptions& o,
 
   const uint64_t d = s.n_embd, q = uint64_t{s.n_head} * s.head_dim,
                  kv = uint64_t{s.n_head_kv} * s.head_dim, ff = s.n_ff_exp, ne = s.n_expert;
-  const GgmlType q4 = GgmlType::kQ4_K, q6 = GgmlType::kQ6_K;
+  const GgmlType q4 = s.kquant, q6 = GgmlType::kQ6_K;
   CPUBRRR_RETURN_IF_ERROR(p.Tensor("token_embd.weight", KQuantOrFallback(q4, d), {d, s.n_vocab}, kEmbedding));
   CPUBRRR_RETURN_IF_ERROR(p.Tensor("output_norm.weight", GgmlType::kF32, {d}, kNorm));
   CPUBRRR_RETURN_IF_ERROR(p.Tensor("output.weight", KQuantOrFallback(q6, d), {d, s.n_vocab}, Projection(d)));

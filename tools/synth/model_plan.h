@@ -33,11 +33,14 @@ struct ModelShape {
   uint32_t sliding_window = 0;  // gpt-oss only
   float rope_base = 0;
   float rms_eps = 0;
+  // qwen3moe only: the K-quant of most tensors, Q4_K (a Q4_K_M file) or Q5_K (Q5_K_M); the
+  // layers llama-quantize gives more bits get Q6_K either way.
+  GgmlType kquant = GgmlType::kQ4_K;
 };
 
 // Returns the named preset ("gpt-oss-20b", "gpt-oss-120b", "gpt-oss-tiny",
 // "gpt-oss-tiny-odd", "gpt-oss-tiny-wide", "qwen3moe-30b-a3b", "qwen3moe-tiny",
-// "qwen3moe-tiny-odd", "qwen3moe-tiny-wide", and "gpt-oss-trained", "qwen3moe-trained":
+// "qwen3moe-tiny-odd", "qwen3moe-tiny-wide", "qwen3moe-tiny-q5_k_m", and "gpt-oss-trained", "qwen3moe-trained":
 // the shapes tools/train trains), or an error listing them.
 absl::StatusOr<ModelShape> ShapePreset(const std::string& name);
 

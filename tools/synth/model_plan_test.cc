@@ -52,6 +52,18 @@ TEST(ModelPlan, Qwen3Moe30bIsAbout18point6GBWithQ6KWhereQ4KMPutsIt) {
   EXPECT_EQ(Find(plan, "blk.3.ffn_gate_inp.weight").type, GgmlType::kF32);
 }
 
+TEST(ModelPlan, Q5KMPresetHasQ5KWhereQ4KMHasQ4K) {
+  ModelPlan plan = Plan("qwen3moe-tiny-q5_k_m");
+  EXPECT_EQ(Find(plan, "blk.0.attn_q.weight").type, GgmlType::kQ5_K);
+  EXPECT_EQ(Find(plan, "blk.0.ffn_down_exps.weight").type, GgmlType::kQ5_K);
+  EXPECT_EQ(Find(plan, "blk.2.ffn_down_exps.weight").type, GgmlType::kQ6_K);  // last eighth
+  EXPECT_EQ(Find(plan, "blk.1.ffn_gate_exps.weight").type, GgmlType::kQ5_K);
+  EXPECT_EQ(Find(plan, "output.weight").type, GgmlType::kQ6_K);
+  for (const auto& [key, value] : plan.metadata) {
+    if (key == "general.file_type") EXPECT_EQ(std::get<uint32_t>(value), 17u);  // LLAMA_FTYPE_MOSTLY_Q5_K_M
+  }
+}
+
 TEST(ModelPlan, RowsThatKQuantsCannotHoldFallBackToQ8_0) {
   ModelPlan plan = Plan("qwen3moe-tiny-odd");  // 3 heads x 64 = 192-wide attention output
   EXPECT_EQ(Find(plan, "blk.0.attn_output.weight").type, GgmlType::kQ8_0);

@@ -33,6 +33,12 @@ ModelShape Trained(ModelShape shape) {
   return shape;
 }
 
+// A Q5_K_M file of `shape` (Q5_K where Q4_K_M has Q4_K).
+ModelShape Q5KM(ModelShape shape) {
+  shape.kquant = GgmlType::kQ5_K;
+  return shape;
+}
+
 const std::map<std::string, ModelShape>& Presets() {
   static const auto* presets = new std::map<std::string, ModelShape>{
       {"gpt-oss-20b", GptOss(24, 2880, 64, 8, 64, 32, 4, 2880)},
@@ -47,6 +53,7 @@ const std::map<std::string, ModelShape>& Presets() {
       {"qwen3moe-tiny", Qwen3Moe(2, 256, 4, 2, 64, 8, 2, 256)},
       {"qwen3moe-tiny-odd", Qwen3Moe(3, 256, 3, 1, 64, 5, 2, 256)},
       {"qwen3moe-tiny-wide", Qwen3Moe(4, 512, 8, 2, 64, 6, 3, 512)},
+      {"qwen3moe-tiny-q5_k_m", Q5KM(Qwen3Moe(3, 256, 3, 1, 64, 5, 2, 256))},
   };
   return *presets;
 }

@@ -25,6 +25,8 @@ ABSL_FLAG(bool, ollama, false, "gpt-oss only: Ollama's `gptoss` keys and tensor 
 ABSL_FLAG(std::string, dense_type, "",
           "gpt-oss attention/embedding/output type: q8_0, bf16 or f16 "
           "(default q8_0; bf16 with --ollama, as Ollama's blobs)");
+ABSL_FLAG(std::string, kquant, "",
+          "qwen3moe only: q4_K (a Q4_K_M file) or q5_K (Q5_K_M); default: the preset's");
 ABSL_FLAG(std::string, tokenizer, "",
           "tokenizer.json to take the vocabulary from (default: the reference "
           "tokenizer installed by scripts/setup.sh in .refs/)");
@@ -67,6 +69,16 @@ absl::Status Run() {
   }
   absl::StatusOr<GgmlType> dense = DenseType(absl::GetFlag(FLAGS_dense_type), ollama);
   if (!dense.ok()) return dense.status();
+  if (const std::string kquant = absl::GetFlag(FLAGS_kquant); !kquant.empty()) {
+    if (shape->arch != Arch::kQwen3Moe) return absl::InvalidArgumentError("--kquant applies to qwen3moe shapes only");
+    if (kquant == "q4_K") {
+      shape->kquant = GgmlType::kQ4_K;
+    } else if (kquant == "q5_K") {
+      shape->kquant = GgmlType::kQ5_K;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("--kquant ", kquant, " is not q4_K or q5_K"));
+    }
+  }
 
   std::string tokenizer = absl::GetFlag(FLAGS_tokenizer);
   if (tokenizer.empty()) tokenizer = DefaultTokenizer(shape->arch);

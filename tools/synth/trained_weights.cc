@@ -9,6 +9,7 @@
 #include "quant/fp16.h"
 #include "quant/mxfp4.h"
 #include "quant/q4_k.h"
+#include "quant/q5_k.h"
 #include "quant/q6_k.h"
 #include "quant/q8_0.h"
 
@@ -35,6 +36,9 @@ absl::Status QuantizeValues(GgmlType type, const float* src, uint64_t elems, uin
       return absl::OkStatus();
     case GgmlType::kQ4_K:
       QuantizeRowQ4K(src, reinterpret_cast<BlockQ4K*>(dst), n);
+      return absl::OkStatus();
+    case GgmlType::kQ5_K:
+      QuantizeRowQ5K(src, reinterpret_cast<BlockQ5K*>(dst), n);
       return absl::OkStatus();
     case GgmlType::kQ6_K:
       QuantizeRowQ6K(src, reinterpret_cast<BlockQ6K*>(dst), n);

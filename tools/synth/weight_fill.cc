@@ -11,6 +11,7 @@
 #include "quant/fp16.h"
 #include "quant/mxfp4.h"
 #include "quant/q4_k.h"
+#include "quant/q5_k.h"
 #include "quant/q6_k.h"
 #include "quant/q8_0.h"
 #include "tools/synth/random_stream.h"
@@ -72,6 +73,22 @@ void FillQ4KBlock(float std, RandomStream& rng, BlockQ4K* b) {
   FillRandomBytes(rng, b->qs, sizeof(b->qs));
 }
 
+// Q5_K: value = d*sc*q - dmin*m with q uniform in 0..31 (mean 15.5, std 9.23); sc in 2..4
+// keeps m = round(15.5*sc) <= 63 and averages 3, so d = std / (3 * 9.23).
+void FillQ5KBlock(float std, RandomStream& rng, BlockQ5K* b) {
+  const uint16_t d = Fp32ToFp16(std / 27.7f);
+  b->d = d;
+  b->dmin = d;
+  uint8_t sc[8], m[8];
+  for (int j = 0; j < 8; ++j) {
+    sc[j] = static_cast<uint8_t>(UniformInt(rng, 2, 4));
+    m[j] = static_cast<uint8_t>(std::lround(15.5f * sc[j]));
+  }
+  PackScaleMinK4(sc, m, b->scales);
+  FillRandomBytes(rng, b->qh, sizeof(b->qh));
+  FillRandomBytes(rng, b->qs, sizeof(b->qs));
+}
+
 // Q6_K: value = d*scale*(q-32) with q uniform in 0..63 (std 18.5); scales in 8..16.
 void FillQ6KBlock(float std, RandomStream& rng, BlockQ6K* b) {
   FillRandomBytes(rng, b->ql, sizeof(b->ql));
@@ -85,6 +102,7 @@ void FillBlock(GgmlType type, const WeightInit& init, RandomStream& rng, uint8_t
     case GgmlType::kQ8_0: return FillQ8_0Block(init.std, rng, reinterpret_cast<BlockQ8_0*>(dst));
     case GgmlType::kMXFP4: return FillMxfp4Block(init.std, rng, reinterpret_cast<BlockMxfp4*>(dst));
     case GgmlType::kQ4_K: return FillQ4KBlock(init.std, rng, reinterpret_cast<BlockQ4K*>(dst));
+    case GgmlType::kQ5_K: return FillQ5KBlock(init.std, rng, reinterpret_cast<BlockQ5K*>(dst));
     case GgmlType::kQ6_K: return FillQ6KBlock(init.std, rng, reinterpret_cast<BlockQ6K*>(dst));
     default: return FillFloatBlock(type, init, rng, dst);
   }
