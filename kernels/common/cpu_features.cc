@@ -31,17 +31,13 @@ CpuFeatures DetectX86() {
   const bool osxsave = Bit(c, 27), fma = Bit(c, 12), f16c = Bit(c, 29);
   if (!osxsave || !OsSavesState(0x6)) return kCpuNone;  // XMM and YMM state
   CpuFeatures f = kCpuNone;
-  uint32_t b7 = 0, c7 = 0, d7 = 0, a71 = 0;
-  if (__get_cpuid_count(7, 0, &a, &b7, &c7, &d7)) {
-    __get_cpuid_count(7, 1, &a71, &b, &c, &d);
-  }
+  uint32_t b7 = 0, c7 = 0, d7 = 0;
+  __get_cpuid_count(7, 0, &a, &b7, &c7, &d7);
   if (Bit(b7, 5) && fma && f16c) f |= kCpuAvx2;
-  if (Bit(a71, 4)) f |= kCpuAvxVnni;
   // AVX-512 needs opmask, ZMM0-15 upper halves and ZMM16-31 state (XCR0 bits 5-7).
   if (OsSavesState(0xE6) && Bit(b7, 16) && Bit(b7, 17) && Bit(b7, 30) && Bit(b7, 31)) {
     f |= kCpuAvx512;
     if (Bit(c7, 11)) f |= kCpuAvx512Vnni;
-    if (Bit(a71, 5)) f |= kCpuAvx512Bf16;
   }
   return f;
 }
@@ -51,12 +47,10 @@ CpuFeatures DetectX86() {
 CpuFeatures DetectArm() {
   // Bit positions from Linux's uapi asm/hwcap.h.
   constexpr unsigned long kHwcapAsimddp = 1ul << 20;
-  constexpr unsigned long kHwcap2I8mm = 1ul << 13;
   constexpr unsigned long kHwcap2Sme = 1ul << 23;
   const unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
   CpuFeatures f = kCpuNeon;
   if (hw & kHwcapAsimddp) f |= kCpuNeonDot;
-  if (hw2 & kHwcap2I8mm) f |= kCpuNeonI8mm;
   if (hw2 & kHwcap2Sme) f |= kCpuSme;
   return f;
 }
@@ -91,9 +85,8 @@ std::string CpuFeatureNames(CpuFeatures features) {
   static constexpr struct {
     CpuFeature bit;
     const char* name;
-  } kNames[] = {{kCpuAvx2, "avx2"},       {kCpuAvx512, "avx512"},   {kCpuAvx512Vnni, "avx512vnni"},
-                {kCpuAvxVnni, "avxvnni"}, {kCpuAvx512Bf16, "avx512bf16"}, {kCpuNeon, "neon"},
-                {kCpuNeonDot, "dotprod"}, {kCpuNeonI8mm, "i8mm"}, {kCpuSme, "sme"}};
+  } kNames[] = {{kCpuAvx2, "avx2"}, {kCpuAvx512, "avx512"}, {kCpuAvx512Vnni, "avx512vnni"},
+                {kCpuNeon, "neon"}, {kCpuNeonDot, "dotprod"}, {kCpuSme, "sme"}};
   std::string out;
   for (const auto& n : kNames) {
     if (features & n.bit) {

@@ -13,11 +13,8 @@ enum CpuFeature : uint32_t {
   kCpuAvx2 = 1u << 0,        // AVX2 + FMA + F16C
   kCpuAvx512 = 1u << 1,      // AVX-512 F, BW, DQ, VL
   kCpuAvx512Vnni = 1u << 2,  // AVX-512 VNNI (vpdpbusd on zmm)
-  kCpuAvxVnni = 1u << 3,     // AVX-VNNI (vpdpbusd on ymm, VEX encoded)
-  kCpuAvx512Bf16 = 1u << 4,  // AVX-512 BF16
   kCpuNeon = 1u << 8,        // Advanced SIMD (every aarch64 CPU)
   kCpuNeonDot = 1u << 9,     // SDOT / UDOT
-  kCpuNeonI8mm = 1u << 10,   // SMMLA / UMMLA
   kCpuSme = 1u << 11,        // Scalable Matrix Extension
 };
 

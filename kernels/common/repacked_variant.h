@@ -23,8 +23,8 @@ struct RepackedVariant {
                         const Activation* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
   const char* name;
   uint32_t required;  // CpuFeature bits
-  Gemv gemv;  // both non-null
-  Gemm gemm;
+  Gemv gemv;  // null when the layout serves the gemm only (one token reads the file's rows)
+  Gemm gemm;  // never null
   const char* same_bits_as;  // the GGUF-layout variant whose results it gives bit for bit
 };
 

@@ -58,8 +58,8 @@ struct RepackedLayout {
   const void* table;
   Gemv gemv;
   Gemm gemm;
-  // The copy serves the gemm of several tokens only; the gemv of one token reads the file's
-  // rows (the file's pages stay in use, and experts are not copied).
+  // The copy serves the gemm of several tokens only (gemv is null); the gemv of one token
+  // reads the file's rows (the file's pages stay in use, and experts are not copied).
   bool serves_gemm_only;
   // Order of copies when memory is short: lower first (the formats whose file-layout gemv
   // falls furthest below the copy's read speed).

@@ -33,10 +33,11 @@ ProductKernels ProductsOf(const Table& table) {
 
 // The repacked layout `Shape` of blocks W, written by kRepack(const W* w, size_t row_stride,
 // size_t rows, size_t n_blocks, uint8_t* out), with the kernels of `variant` (a
-// RepackedVariant<Shape, X>, kernels/common/repacked_variant.h).
+// RepackedVariant<Shape, X>, kernels/common/repacked_variant.h); a variant without a gemv
+// makes a copy that serves the gemm only.
 template <typename W, typename X, typename Shape, auto kRepack, typename Variant>
-RepackedLayout RepackedLayoutOf(const Variant& variant, bool serves_gemm_only, int copy_priority) {
-  return {
+RepackedLayout RepackedLayoutOf(const Variant& variant, int copy_priority) {
+  RepackedLayout layout{
       Shape::kGroupRows,
       [](size_t rows, size_t n_blocks) -> uint64_t { return Shape{rows, n_blocks}.Bytes(); },
       [](const uint8_t* w, size_t row_bytes, size_t rows, size_t n_blocks, uint8_t* out) {
@@ -57,9 +58,11 @@ RepackedLayout RepackedLayoutOf(const Variant& variant, bool serves_gemm_only, i
                                              reinterpret_cast<const X*>(x), x_row_bytes / sizeof(X),
                                              n_tokens, y, y_stride);
       },
-      serves_gemm_only,
+      variant.gemv == nullptr,
       copy_priority,
   };
+  if (layout.serves_gemm_only) layout.gemv = nullptr;
+  return layout;
 }
 
 // The row decoder kDequantize(const W* blocks, float* out, int64_t n) on bytes.

@@ -65,11 +65,11 @@ constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(token
 
 }  // namespace
 
-void GemvMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
+void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
   GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
 }
 
-void GemmMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
+void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                    size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   // Tiles of 4 tokens share each decoded weight block.
   GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);

@@ -1,6 +1,6 @@
 // AVX-512 VNNI MXFP4 x Q8_0 gemv in ggml's x86 order: two blocks per 512-bit register,
 // nibbles looked up with vpshufb, on the shared pair tile (the gemm is in
-// mxfp4_lanes_avx512.cc).
+// mxfp4_gemm_avx512.cc).
 #include <immintrin.h>
 
 #include "kernels/common/pair_tile_avx512-inl.h"
@@ -38,7 +38,7 @@ struct Mxfp4Pairs {
 
 }  // namespace
 
-void GemvMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+void Mxfp4GemvAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y) {
   pair_tile::Gemv<Mxfp4Pairs>(w, row_stride, rows, x, n_blocks, y);
 }

@@ -16,7 +16,7 @@ const WeightFormat& Mxfp4Format() {
                    ProductsOf<BlockMxfp4, BlockQ8_0>(BestMxfp4Kernels()), DequantizeRowOf<BlockMxfp4, DequantizeRowMxfp4>,
                    std::nullopt};
     if (const auto* variant = BestMxfp4RepackedKernels()) {
-      f.repacked = RepackedLayoutOf<BlockMxfp4, BlockQ8_0, Mxfp4RepackedShape, RepackMxfp4>(*variant, false, 0);
+      f.repacked = RepackedLayoutOf<BlockMxfp4, BlockQ8_0, Mxfp4RepackedShape, RepackMxfp4>(*variant, 0);
     }
     return f;
   }();

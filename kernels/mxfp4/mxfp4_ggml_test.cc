@@ -64,7 +64,7 @@ TEST(Mxfp4RefVsGgml, AgreesWithDequantizedDoubleDot) {
   std::vector<float> wf(w.size() * 32), xf(kBlocks * 32), y(kRows);
   mx->to_float(w.data(), wf.data(), static_cast<int64_t>(wf.size()));
   q8->to_float(x.data(), xf.data(), static_cast<int64_t>(xf.size()));
-  GemvMxfp4Ref(w.data(), kBlocks, kRows, x.data(), kBlocks, y.data());
+  Mxfp4GemvRef(w.data(), kBlocks, kRows, x.data(), kBlocks, y.data());
   for (size_t r = 0; r < kRows; ++r) {
     double a = 0.0;
     const double want = DotDouble(wf.data() + r * kBlocks * 32, xf.data(), kBlocks * 32, &a);
@@ -88,7 +88,7 @@ TEST(Q8_0RefVsGgml, AgreesWithDequantizedDoubleDot) {
   std::vector<float> wf(w.size() * 32), xf(kBlocks * 32), y(kRows);
   q8->to_float(w.data(), wf.data(), static_cast<int64_t>(wf.size()));
   q8->to_float(x.data(), xf.data(), static_cast<int64_t>(xf.size()));
-  GemvQ8_0Ref(w.data(), kBlocks, kRows, x.data(), kBlocks, y.data());
+  Q8_0GemvRef(w.data(), kBlocks, kRows, x.data(), kBlocks, y.data());
   for (size_t r = 0; r < kRows; ++r) {
     double a = 0.0;
     const double want = DotDouble(wf.data() + r * kBlocks * 32, xf.data(), kBlocks * 32, &a);

@@ -110,12 +110,12 @@ namespace cpubrrr {
 HWY_EXPORT(GemvImpl);
 HWY_EXPORT(GemmImpl);
 
-void GemvMxfp4Hwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvHwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y) {
   HWY_DYNAMIC_DISPATCH(GemvImpl)(w, row_stride, rows, x, n_blocks, y);
 }
 
-void GemmMxfp4Hwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmHwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride) {
   HWY_DYNAMIC_DISPATCH(GemmImpl)(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);

@@ -38,41 +38,41 @@ struct Mxfp4Kernels {
 // Entry points of the variant libraries (:mxfp4_ref, :mxfp4_hwy, :mxfp4_avx2 and
 // :mxfp4_avx512 on x86-64, :mxfp4_neon and :mxfp4_sme on aarch64). Declared for every target; only
 // built ones exist.
-void GemvMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvRef(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y);
-void GemmMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmRef(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
 
-void GemvMxfp4Hwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvHwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y);
-void GemmMxfp4Hwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmHwy(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
 
-void GemvMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t n_blocks, float* y);
-void GemmMxfp4Avx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                    size_t y_stride);
 
-void GemvMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+void Mxfp4GemvAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y);
-void GemmMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+void Mxfp4GemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
                      size_t n_blocks, float* y, size_t y_stride);
 
-void GemvMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvNeon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t n_blocks, float* y);
-void GemmMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmNeon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                    size_t y_stride);
 
 // SME (aarch64, :mxfp4_sme). The gemv is the gemm on one token, so a token's result has
 // the same bits either way.
-void GemvMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvSme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y);
-void GemmMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmSme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
 

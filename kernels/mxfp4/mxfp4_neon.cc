@@ -79,12 +79,12 @@ constexpr int kGemmTokens = 4;
 
 }  // namespace
 
-void GemvMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvNeon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t n_blocks, float* y) {
   Rows<kGemvRows, 1>(w, row_stride, rows, x, 0, n_blocks, y, 0);
 }
 
-void GemmMxfp4Neon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmNeon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                    size_t y_stride) {
   size_t t = 0;

@@ -24,16 +24,16 @@ float DotRow(const BlockMxfp4* w, const BlockQ8_0* x, size_t n_blocks) {
 
 }  // namespace
 
-void GemvMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvRef(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y) {
   for (size_t r = 0; r < rows; ++r) y[r] = DotRow(w + r * row_stride, x, n_blocks);
 }
 
-void GemmMxfp4Ref(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmRef(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride) {
   for (size_t t = 0; t < n_tokens; ++t) {
-    GemvMxfp4Ref(w, row_stride, rows, x + t * x_stride, n_blocks, y + t * y_stride);
+    Mxfp4GemvRef(w, row_stride, rows, x + t * x_stride, n_blocks, y + t * y_stride);
   }
 }
 

@@ -8,15 +8,15 @@ namespace {
 constexpr Mxfp4Kernels kVariants[] = {
 #if defined(__aarch64__)
     // ZA-tile gemm; the gemv is the NEON dotprod one (one gemv+gemm pair per entry).
-    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, GemvMxfp4Sme, GemmMxfp4Sme, false},
-    {"neon_dot", kCpuNeon | kCpuNeonDot, GemvMxfp4Neon, GemmMxfp4Neon, false},
+    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, Mxfp4GemvSme, Mxfp4GemmSme, false},
+    {"neon_dot", kCpuNeon | kCpuNeonDot, Mxfp4GemvNeon, Mxfp4GemmNeon, false},
 #endif
 #if defined(__x86_64__)
-    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvMxfp4Avx512, GemmMxfp4Avx512, true},
-    {"avx2", kCpuAvx2, GemvMxfp4Avx2, GemmMxfp4Avx2, false},
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Mxfp4GemvAvx512, Mxfp4GemmAvx512, true},
+    {"avx2", kCpuAvx2, Mxfp4GemvAvx2, Mxfp4GemmAvx2, false},
 #endif
-    {"hwy", kCpuNone, GemvMxfp4Hwy, GemmMxfp4Hwy, false},
-    {"ref", kCpuNone, GemvMxfp4Ref, GemmMxfp4Ref, true},
+    {"hwy", kCpuNone, Mxfp4GemvHwy, Mxfp4GemmHwy, false},
+    {"ref", kCpuNone, Mxfp4GemvRef, Mxfp4GemmRef, true},
 };
 
 }  // namespace

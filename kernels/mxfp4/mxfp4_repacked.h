@@ -38,23 +38,23 @@ uint8_t RepackedMxfp4Exponent(const uint8_t* packed, const Mxfp4RepackedShape& s
 // the groups [group_begin, group_begin + n_groups) of a matrix of `shape` at `packed`
 // (64-byte aligned), writes y[r - kRepackedRows * group_begin] = dot(row r, x) for each
 // row r of those groups below shape.rows (groups past the matrix are ignored). x holds shape.n_blocks Q8_0 blocks; no
-// activation quant is -128. Bit for bit GemvMxfp4Avx512's results (ggml's x86 order).
-void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+// activation quant is -128. Bit for bit Mxfp4GemvAvx512's results (ggml's x86 order).
+void Mxfp4RepackedGemvAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
 
 // The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
 // result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t),
-// on the lane tile as GemmMxfp4Avx512, whose bits (the oracle's) it gives.
-void GemmMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+// on the lane tile as Mxfp4GemmAvx512, whose bits (the oracle's) it gives.
+void Mxfp4RepackedGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                              size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 // AVX2 (with FMA and F16C) gemv and gemm of the same contract on the same layout
-// (:mxfp4_repacked_avx2, x86-64 only): bit for bit GemvMxfp4Avx2's results (ggml's AVX2
+// (:mxfp4_repacked_avx2, x86-64 only): bit for bit Mxfp4GemvAvx2's results (ggml's AVX2
 // order), the gemm token by token.
-void GemvMxfp4RepackedAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
-void GemmMxfp4RepackedAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 

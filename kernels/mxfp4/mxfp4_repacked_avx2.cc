@@ -1,5 +1,5 @@
 // AVX2 MXFP4 x Q8_0 gemv and gemm on the repacked layout (kernels/mxfp4/mxfp4_repacked.h),
-// with GemvMxfp4Avx2's bits (ggml's AVX2 order): one 32-byte load of nibbles decodes half a
+// with Mxfp4GemvAvx2's bits (ggml's AVX2 order): one 32-byte load of nibbles decodes half a
 // pair for two rows, one exponent load gives the four rows' scales of a pair, and a row's
 // int32 lanes are ggml's partial dots of four values, so its two chains keep their order.
 #include <immintrin.h>
@@ -145,7 +145,7 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const Blo
     const __m128 high = _mm_add_ps(_mm256_castps256_ps128(highs[r]), _mm256_extractf128_ps(highs[r], 1));
     float sum = avx2::SumLanes(_mm256_set_m128(high, low));
     if (n_blocks % 2 != 0) {
-      // As GemvMxfp4Avx2 adds an odd last block: its whole dot, after the lanes.
+      // As Mxfp4GemvAvx2 adds an odd last block: its whole dot, after the lanes.
       const BlockQ8_0& xb = x_blocks[n_blocks - 1];
       const uint8_t* v = chunk + Shape::QuantOffset(lone_k) + 64 * (r / 2);
       const int shift = 4 * static_cast<int>(r % 2);
@@ -163,12 +163,12 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const Blo
 
 }  // namespace
 
-void GemvMxfp4RepackedAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
+void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
                            size_t n_groups, const BlockQ8_0* x, float* y) {
-  GemmMxfp4RepackedAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
+  Mxfp4RepackedGemmAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
 }
 
-void GemmMxfp4RepackedAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
+void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
                            size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
                            size_t y_stride) {
   const size_t pairs = shape.n_blocks / 2;

@@ -1,7 +1,7 @@
 // AVX-512 VNNI MXFP4 x Q8_0 gemv on the repacked layout (kernels/mxfp4/mxfp4_repacked.h):
 // four rows per stream, one 64-byte load decodes a pair for two rows, and one exponent
 // load per pair gives all four rows' scales (vscalefps, then a vpermps per row). The gemm
-// is in mxfp4_repacked_lanes_avx512.cc.
+// is in mxfp4_repacked_gemm_avx512.cc.
 #include <immintrin.h>
 
 #include <cmath>
@@ -108,7 +108,7 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, float* y,
 
 }  // namespace
 
-void GemvMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+void Mxfp4RepackedGemvAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y) {
   const size_t pairs = shape.Units();
   const PackedPair* xp = pair_tile::Pack<pair_tile::LaneOrder::kHalves>(x, 0, 1, shape.n_blocks, pairs);

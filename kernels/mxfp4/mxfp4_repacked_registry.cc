@@ -7,8 +7,8 @@ namespace {
 
 #if defined(__x86_64__)
 constexpr Mxfp4RepackedKernels kVariants[] = {
-    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvMxfp4RepackedAvx512, GemmMxfp4RepackedAvx512, "avx512_vnni"},
-    {"avx2", kCpuAvx2, GemvMxfp4RepackedAvx2, GemmMxfp4RepackedAvx2, "avx2"},
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Mxfp4RepackedGemvAvx512, Mxfp4RepackedGemmAvx512, "avx512_vnni"},
+    {"avx2", kCpuAvx2, Mxfp4RepackedGemvAvx2, Mxfp4RepackedGemmAvx2, "avx2"},
 };
 #endif
 

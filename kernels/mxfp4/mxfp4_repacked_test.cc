@@ -1,6 +1,6 @@
 // Each variant on repacked MXFP4 gives its GGUF-layout twin's bits: the AVX-512 gemv
-// GemvMxfp4Avx512's (ggml's x86 order) and its gemm GemmMxfp4Avx512's (the oracle's), the
-// AVX2 gemv and gemm GemvMxfp4Avx2's (ggml's AVX2 order); and the oracle's bits where every
+// Mxfp4GemvAvx512's (ggml's x86 order) and its gemm Mxfp4GemmAvx512's (the oracle's), the
+// AVX2 gemv and gemm Mxfp4GemvAvx2's (ggml's AVX2 order); and the oracle's bits where every
 // float step is exact.
 #include <random>
 #include <string>
@@ -28,19 +28,19 @@ struct Mxfp4Repacked {
 struct Avx512Vnni : Mxfp4Repacked {
   static constexpr const char* kName = "repacked avx512_vnni";
   static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
-  static constexpr auto Gemv = GemvMxfp4RepackedAvx512;
-  static constexpr auto Gemm = GemmMxfp4RepackedAvx512;
-  static constexpr auto TwinGemv = GemvMxfp4Avx512;
-  static constexpr auto TwinGemm = GemmMxfp4Avx512;
+  static constexpr auto Gemv = Mxfp4RepackedGemvAvx512;
+  static constexpr auto Gemm = Mxfp4RepackedGemmAvx512;
+  static constexpr auto TwinGemv = Mxfp4GemvAvx512;
+  static constexpr auto TwinGemm = Mxfp4GemmAvx512;
 };
 
 struct Avx2 : Mxfp4Repacked {
   static constexpr const char* kName = "repacked avx2";
   static constexpr uint32_t kRequired = kCpuAvx2;
-  static constexpr auto Gemv = GemvMxfp4RepackedAvx2;
-  static constexpr auto Gemm = GemmMxfp4RepackedAvx2;
-  static constexpr auto TwinGemv = GemvMxfp4Avx2;
-  static constexpr auto TwinGemm = GemmMxfp4Avx2;
+  static constexpr auto Gemv = Mxfp4RepackedGemvAvx2;
+  static constexpr auto Gemm = Mxfp4RepackedGemmAvx2;
+  static constexpr auto TwinGemv = Mxfp4GemvAvx2;
+  static constexpr auto TwinGemm = Mxfp4GemmAvx2;
 };
 
 template <class Variant>
@@ -91,7 +91,7 @@ TYPED_TEST(Mxfp4RepackedTest, OracleBitsOnExactInputs) {
   for (size_t n_blocks : {1, 5, 16, 17, 64}) {
     const auto w = testing::RandomMxfp4Blocks(9 * n_blocks, 127, 128, rng);
     const auto x = testing::RandomQ8_0Blocks(n_blocks, 0x3C00, rng);
-    this->CompareGemv(w, n_blocks, {9, n_blocks}, x.data(), GemvMxfp4Ref);
+    this->CompareGemv(w, n_blocks, {9, n_blocks}, x.data(), Mxfp4GemvRef);
   }
 }
 

@@ -51,9 +51,9 @@ void PackWeights(const BlockMxfp4* w, size_t stride, size_t count, size_t n,
 
 }  // namespace
 
-// As GemmQ8_0Sme: activations packed once, each row tile decoded once, then every
+// As Q8_0GemmSme: activations packed once, each row tile decoded once, then every
 // (row tile, token tile) pair runs SmeInt8BlockTile over all blocks.
-void GemmMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemmSme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride) {
   if (rows == 0 || n_tokens == 0) return;
@@ -83,9 +83,9 @@ void GemmMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const Blo
   }
 }
 
-void GemvMxfp4Sme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Mxfp4GemvSme(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y) {
-  GemmMxfp4Sme(w, row_stride, rows, x, n_blocks, /*n_tokens=*/1, n_blocks, y, rows);
+  Mxfp4GemmSme(w, row_stride, rows, x, n_blocks, /*n_tokens=*/1, n_blocks, y, rows);
 }
 
 }  // namespace cpubrrr

@@ -43,7 +43,7 @@ double AbsSum(const BlockMxfp4* w, const BlockQ8_0* x, size_t n_blocks, double* 
 struct Mxfp4Format {
   using Kernels = Mxfp4Kernels;
   using Block = BlockMxfp4;
-  static constexpr auto GemmRef = GemmMxfp4Ref;
+  static constexpr auto GemmRef = Mxfp4GemmRef;
   static constexpr auto AbsSum = cpubrrr::AbsSum;
 };
 

@@ -1,5 +1,5 @@
 // AVX-512 VNNI Q4_K x Q8_K gemv on the GGUF layout, 8-row tiles of q4_k_gemv_tile_avx512-inl.h
-// (ggml's float order); the gemm, in the oracle's order, is in q4_k_lanes_avx512.cc.
+// (ggml's float order); the gemm, in the oracle's order, is in q4_k_gemm_avx512.cc.
 #include "kernels/q4_k/q4_k_avx512.h"
 
 #include <immintrin.h>

@@ -16,7 +16,7 @@ const WeightFormat& Q4KFormat() {
                    ProductsOf<BlockQ4K, BlockQ8K>(BestQ4KKernels()), DequantizeRowOf<BlockQ4K, DequantizeRowQ4K>,
                    std::nullopt};
     if (const auto* variant = BestQ4KRepackedKernels()) {
-      f.repacked = RepackedLayoutOf<BlockQ4K, BlockQ8K, Q4KRepackedShape, RepackQ4K>(*variant, false, 1);
+      f.repacked = RepackedLayoutOf<BlockQ4K, BlockQ8K, Q4KRepackedShape, RepackQ4K>(*variant, 1);
     }
     return f;
   }();

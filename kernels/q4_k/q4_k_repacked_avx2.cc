@@ -81,12 +81,12 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
 
 }  // namespace
 
-void GemvQ4KRepackedAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
+void Q4KRepackedGemvAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
                          const BlockQ8K* x, float* y) {
-  GemmQ4KRepackedAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
+  Q4KRepackedGemmAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
 }
 
-void GemmQ4KRepackedAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
+void Q4KRepackedGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
                          const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   const size_t group_bytes = shape.GroupBytes();
   ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {

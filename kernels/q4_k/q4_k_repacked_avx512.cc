@@ -61,7 +61,7 @@ constexpr GroupFn kGroups[kRepackedRows] = {Group<1>, Group<2>, Group<3>, Group<
 
 }  // namespace
 
-void GemvQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
+void Q4KRepackedGemvAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
   const size_t group_bytes = shape.GroupBytes();
   const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);

@@ -32,8 +32,8 @@ struct Q4KRepacked {
 struct Avx512Vnni : Q4KRepacked {
   static constexpr const char* kName = "repacked avx512_vnni";
   static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
-  static constexpr auto Gemv = GemvQ4KRepackedAvx512;
-  static constexpr auto Gemm = GemmQ4KRepackedAvx512;
+  static constexpr auto Gemv = Q4KRepackedGemvAvx512;
+  static constexpr auto Gemm = Q4KRepackedGemmAvx512;
   static constexpr auto TwinGemv = Q4KGemvAvx512;
   static constexpr auto TwinGemm = Q4KGemmAvx512;
 };
@@ -41,8 +41,8 @@ struct Avx512Vnni : Q4KRepacked {
 struct Avx2 : Q4KRepacked {
   static constexpr const char* kName = "repacked avx2";
   static constexpr uint32_t kRequired = kCpuAvx2;
-  static constexpr auto Gemv = GemvQ4KRepackedAvx2;
-  static constexpr auto Gemm = GemmQ4KRepackedAvx2;
+  static constexpr auto Gemv = Q4KRepackedGemvAvx2;
+  static constexpr auto Gemm = Q4KRepackedGemmAvx2;
   static constexpr auto TwinGemv = Q4KGemvAvx2;
   static constexpr auto TwinGemm = Q4KGemmAvx2;
 };

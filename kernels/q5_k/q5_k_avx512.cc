@@ -1,5 +1,5 @@
 // AVX-512 VNNI Q5_K x Q8_K gemv on the GGUF layout in ggml's float order, 8-row tiles; the
-// gemm, in the oracle's order, is in q5_k_lanes_avx512.cc.
+// gemm, in the oracle's order, is in q5_k_gemm_avx512.cc.
 #include "kernels/q5_k/q5_k_avx512.h"
 
 #include <immintrin.h>

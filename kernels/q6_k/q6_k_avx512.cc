@@ -1,5 +1,5 @@
 // AVX-512 VNNI Q6_K x Q8_K gemv (vpdpbusd on unsigned 6-bit quants) in ggml's float order;
-// the gemm, in the oracle's order, is in q6_k_lanes_avx512.cc.
+// the gemm, in the oracle's order, is in q6_k_gemm_avx512.cc.
 #include "kernels/q6_k/q6_k_avx512.h"
 
 #include <immintrin.h>

@@ -16,7 +16,7 @@ const WeightFormat& Q6KFormat() {
                    ProductsOf<BlockQ6K, BlockQ8K>(BestQ6KKernels()), DequantizeRowOf<BlockQ6K, DequantizeRowQ6K>,
                    std::nullopt};
     if (const auto* variant = BestQ6KRepackedKernels()) {
-      f.repacked = RepackedLayoutOf<BlockQ6K, BlockQ8K, Q6KRepackedShape, RepackQ6K>(*variant, false, 0);
+      f.repacked = RepackedLayoutOf<BlockQ6K, BlockQ8K, Q6KRepackedShape, RepackQ6K>(*variant, 0);
     }
     return f;
   }();

@@ -43,22 +43,22 @@ uint16_t RepackedQ6KD(const uint8_t* packed, const Q6KRepackedShape& shape, size
 // aligned), writes y[r - kRepackedRows * group_begin] = dot(row r, x) for each row r of
 // those groups below shape.rows (groups past the matrix are ignored). x holds
 // shape.n_blocks Q8_K blocks. Bit for bit Q6KGemvAvx512's results (ggml's x86 order).
-void GemvQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
+void Q6KRepackedGemvAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
 
 // The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
 // result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t), on
 // the K-quant lane tile as Q6KGemmAvx512, whose bits (the oracle's) it gives.
-void GemmQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
+void Q6KRepackedGemmAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 // AVX2 (with F16C) gemv and gemm of the same contract on the same layout
 // (:q6_k_repacked_avx2, x86-64 only): the oracle's bits, as Q6KGemvAvx2 and Q6KGemmAvx2
 // give them; the gemm token by token.
-void GemvQ6KRepackedAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
+void Q6KRepackedGemvAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
                          size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
-void GemmQ6KRepackedAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
+void Q6KRepackedGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
                          size_t group_begin, size_t n_groups, const BlockQ8K* x,
                          size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 

@@ -95,7 +95,7 @@ void Group(const uint8_t* group, const uint8_t* last_line, size_t n_blocks, cons
 
 }  // namespace
 
-void GemvQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
+void Q6KRepackedGemvAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
   const size_t group_bytes = shape.GroupBytes();
   const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);

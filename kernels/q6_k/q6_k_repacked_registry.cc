@@ -7,8 +7,8 @@ namespace {
 
 #if defined(__x86_64__)
 constexpr Q6KRepackedKernels kVariants[] = {
-    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, GemvQ6KRepackedAvx512, GemmQ6KRepackedAvx512, "avx512_vnni"},
-    {"avx2", kCpuAvx2, GemvQ6KRepackedAvx2, GemmQ6KRepackedAvx2, "avx2"},
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KRepackedGemvAvx512, Q6KRepackedGemmAvx512, "avx512_vnni"},
+    {"avx2", kCpuAvx2, Q6KRepackedGemvAvx2, Q6KRepackedGemmAvx2, "avx2"},
 };
 #endif
 

@@ -32,8 +32,8 @@ struct Q6KRepacked {
 struct Avx512Vnni : Q6KRepacked {
   static constexpr const char* kName = "repacked avx512_vnni";
   static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
-  static constexpr auto Gemv = GemvQ6KRepackedAvx512;
-  static constexpr auto Gemm = GemmQ6KRepackedAvx512;
+  static constexpr auto Gemv = Q6KRepackedGemvAvx512;
+  static constexpr auto Gemm = Q6KRepackedGemmAvx512;
   static constexpr auto TwinGemv = Q6KGemvAvx512;
   static constexpr auto TwinGemm = Q6KGemmAvx512;
 };
@@ -41,8 +41,8 @@ struct Avx512Vnni : Q6KRepacked {
 struct Avx2 : Q6KRepacked {
   static constexpr const char* kName = "repacked avx2";
   static constexpr uint32_t kRequired = kCpuAvx2;
-  static constexpr auto Gemv = GemvQ6KRepackedAvx2;
-  static constexpr auto Gemm = GemmQ6KRepackedAvx2;
+  static constexpr auto Gemv = Q6KRepackedGemvAvx2;
+  static constexpr auto Gemm = Q6KRepackedGemmAvx2;
   static constexpr auto TwinGemv = Q6KGemvAvx2;
   static constexpr auto TwinGemm = Q6KGemmAvx2;
 };

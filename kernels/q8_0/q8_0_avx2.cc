@@ -35,11 +35,11 @@ constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(token
 
 }  // namespace
 
-void GemvQ8_0Avx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
+void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
   GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
 }
 
-void GemmQ8_0Avx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
+void Q8_0GemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                   size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   // Tiles of 4 tokens share each decoded weight block.
   GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);

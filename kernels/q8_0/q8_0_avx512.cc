@@ -1,5 +1,5 @@
 // AVX-512 Q8_0 activation quantizer and VNNI Q8_0 x Q8_0 gemv on the shared pair tile (in
-// ggml's x86 order; the gemm is in q8_0_lanes_avx512.cc).
+// ggml's x86 order; the gemm is in q8_0_gemm_avx512.cc).
 #include <immintrin.h>
 
 #include "kernels/common/pair_tile_avx512-inl.h"
@@ -52,7 +52,7 @@ void QuantizeQ8_0Avx512(const float* x, BlockQ8_0* y, size_t n_blocks) {
   for (size_t b = 0; b < n_blocks; ++b) QuantizeBlock(x + b * kQ8_0BlockSize, y + b);
 }
 
-void GemvQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows,
+void Q8_0GemvAvx512(const BlockQ8_0* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y) {
   pair_tile::Gemv<Q8_0Pairs>(w, row_stride, rows, x, n_blocks, y);
 }

@@ -15,9 +15,9 @@ const WeightFormat& Q8_0Format() {
                    ProductsOf<BlockQ8_0, BlockQ8_0>(BestQ8_0Kernels()), DequantizeRowOf<BlockQ8_0, DequantizeRowQ8_0>,
                    std::nullopt};
     if (const auto* variant = BestQ8_0RepackedKernels()) {
-      // The copy serves the gemm only: its gemv computes faster than the file-layout one
-      // but reads cold memory slower, and one token's product is a read of cold memory.
-      f.repacked = RepackedLayoutOf<BlockQ8_0, BlockQ8_0, Q8_0RepackedShape, RepackQ8_0>(*variant, true, 0);
+      // The variant has no gemv, so the copy serves the gemm only: a gemv on it computed
+      // faster than the file-layout one but read cold memory slower.
+      f.repacked = RepackedLayoutOf<BlockQ8_0, BlockQ8_0, Q8_0RepackedShape, RepackQ8_0>(*variant, 0);
     }
     return f;
   }();

@@ -133,12 +133,12 @@ void QuantizeQ8_0Hwy(const float* x, BlockQ8_0* y, size_t n_blocks) {
   HWY_DYNAMIC_DISPATCH(QuantizeImpl)(x, y, n_blocks);
 }
 
-void GemvQ8_0Hwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvHwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t n_blocks, float* y) {
   HWY_DYNAMIC_DISPATCH(GemvImpl)(w, row_stride, rows, x, n_blocks, y);
 }
 
-void GemmQ8_0Hwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmHwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                  size_t y_stride) {
   HWY_DYNAMIC_DISPATCH(GemmImpl)(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);

@@ -49,45 +49,45 @@ struct Q8_0Kernels {
 // :q8_0_neon and :q8_0_sme on aarch64). Declared for every target; only built ones are
 // defined.
 void QuantizeQ8_0Ref(const float* x, BlockQ8_0* y, size_t n_blocks);
-void GemvQ8_0Ref(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvRef(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t n_blocks, float* y);
-void GemmQ8_0Ref(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmRef(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                  size_t y_stride);
 
 void QuantizeQ8_0Hwy(const float* x, BlockQ8_0* y, size_t n_blocks);
-void GemvQ8_0Hwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvHwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t n_blocks, float* y);
-void GemmQ8_0Hwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmHwy(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                  size_t y_stride);
 
-void GemvQ8_0Avx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y);
-void GemmQ8_0Avx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
 
 void QuantizeQ8_0Avx512(const float* x, BlockQ8_0* y, size_t n_blocks);
-void GemvQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvAvx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                     size_t n_blocks, float* y);
-void GemmQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmAvx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                     size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                     size_t y_stride);
 
 void QuantizeQ8_0Neon(const float* x, BlockQ8_0* y, size_t n_blocks);
-void GemvQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvNeon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t n_blocks, float* y);
-void GemmQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmNeon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
 
 // SME (streaming outer products; see q8_0_sme.cc). The gemv is the gemm on one token, so
 // a token's result has the same bits either way; the table entry quantizes with
 // QuantizeQ8_0Neon.
-void GemvQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvSme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t n_blocks, float* y);
-void GemmQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmSme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                  size_t y_stride);
 

@@ -99,12 +99,12 @@ void QuantizeQ8_0Neon(const float* x, BlockQ8_0* y, size_t n_blocks) {
   }
 }
 
-void GemvQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvNeon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t n_blocks, float* y) {
   Rows<kGemvRows, 1>(w, row_stride, rows, x, 0, n_blocks, y, 0);
 }
 
-void GemmQ8_0Neon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmNeon(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                    size_t y_stride) {
   size_t t = 0;

@@ -36,16 +36,16 @@ void QuantizeQ8_0Ref(const float* x, BlockQ8_0* y, size_t n_blocks) {
   }
 }
 
-void GemvQ8_0Ref(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvRef(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t n_blocks, float* y) {
   for (size_t r = 0; r < rows; ++r) y[r] = DotRow(w + r * row_stride, x, n_blocks);
 }
 
-void GemmQ8_0Ref(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmRef(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                  size_t y_stride) {
   for (size_t t = 0; t < n_tokens; ++t) {
-    GemvQ8_0Ref(w, row_stride, rows, x + t * x_stride, n_blocks, y + t * y_stride);
+    Q8_0GemvRef(w, row_stride, rows, x + t * x_stride, n_blocks, y + t * y_stride);
   }
 }
 

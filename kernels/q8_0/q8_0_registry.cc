@@ -8,17 +8,17 @@ namespace {
 constexpr Q8_0Kernels kVariants[] = {
 #if defined(__aarch64__)
     // SMOPA gemm; gemv and quantizer are the NEON dotprod ones (one gemv+gemm per entry).
-    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, GemvQ8_0Sme, GemmQ8_0Sme, false},
-    {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, GemvQ8_0Neon, GemmQ8_0Neon, false},
+    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, Q8_0GemvSme, Q8_0GemmSme, false},
+    {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, Q8_0GemvNeon, Q8_0GemmNeon, false},
 #endif
 #if defined(__x86_64__)
-    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, GemvQ8_0Avx512,
-     GemmQ8_0Avx512, true},
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, Q8_0GemvAvx512,
+     Q8_0GemmAvx512, true},
     // The quantizer is Highway's, whose AVX2 target this CPU runs.
-    {"avx2", kCpuAvx2, QuantizeQ8_0Hwy, GemvQ8_0Avx2, GemmQ8_0Avx2, false},
+    {"avx2", kCpuAvx2, QuantizeQ8_0Hwy, Q8_0GemvAvx2, Q8_0GemmAvx2, false},
 #endif
-    {"hwy", kCpuNone, QuantizeQ8_0Hwy, GemvQ8_0Hwy, GemmQ8_0Hwy, false},
-    {"ref", kCpuNone, QuantizeQ8_0Ref, GemvQ8_0Ref, GemmQ8_0Ref, true},
+    {"hwy", kCpuNone, QuantizeQ8_0Hwy, Q8_0GemvHwy, Q8_0GemmHwy, false},
+    {"ref", kCpuNone, QuantizeQ8_0Ref, Q8_0GemvRef, Q8_0GemmRef, true},
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The repacked Q8_0 weight layout (sixteen rows to a group, one row per int32 lane, scales
-// stored apart from the quants), the portable repack into it, and the AVX-512 gemv and gemm
-// that read it.
+// stored apart from the quants), the portable repack into it, and the AVX-512 gemm that
+// reads it (the models read one token's Q8_0 from the file's rows).
 #ifndef CPUBRRR_KERNELS_Q8_0_Q8_0_REPACKED_H_
 #define CPUBRRR_KERNELS_Q8_0_Q8_0_REPACKED_H_
 
@@ -34,18 +34,12 @@ int8_t RepackedQ8_0Quant(const uint8_t* packed, const Q8_0RepackedShape& shape, 
 uint16_t RepackedQ8_0Scale(const uint8_t* packed, const Q8_0RepackedShape& shape, size_t r,
                            size_t b);
 
-// AVX-512 VNNI gemv on the repacked layout (:q8_0_repacked_avx512, x86-64 only): for
-// the groups [group_begin, group_begin + n_groups) of a matrix of `shape` at `packed`
-// (64-byte aligned), writes y[r - kQ8_0RepackedRows * group_begin] = dot(row r, x) for each
-// row r of those groups below shape.rows (groups past the matrix are ignored). x holds shape.n_blocks Q8_0 blocks. Bit for
-// bit GemvQ8_0Avx512's results (ggml's x86 order).
-void GemvQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
-                            size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
-
-// The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
-// result rows): y[t * y_stride + r - kQ8_0RepackedRows * group_begin] = dot(row r, token t),
-// on the lane tile as GemmQ8_0Avx512, whose bits (the oracle's) it gives.
-void GemmQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
+// AVX-512 VNNI gemm on the repacked layout (x86-64 only): for the groups [group_begin,
+// group_begin + n_groups) of a matrix of `shape` at `packed` (64-byte aligned), x_stride
+// blocks between tokens, y_stride floats between result rows:
+// y[t * y_stride + r - kQ8_0RepackedRows * group_begin] = dot(row r, token t),
+// on the lane tile as Q8_0GemmAvx512, whose bits (the oracle's) it gives.
+void Q8_0RepackedGemmAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 

@@ -31,7 +31,7 @@ void Pack(const BlockQ8_0* src, size_t stride, size_t count, size_t n, size_t n_
 
 // Activations are packed once for all token tiles, each tile of weight rows once, then
 // every (row tile, token tile) pair runs SmeInt8BlockTile over all blocks.
-void GemmQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemmSme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                  size_t y_stride) {
   if (rows == 0 || n_tokens == 0) return;
@@ -61,9 +61,9 @@ void GemmQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const Block
   }
 }
 
-void GemvQ8_0Sme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+void Q8_0GemvSme(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                  size_t n_blocks, float* y) {
-  GemmQ8_0Sme(w, row_stride, rows, x, n_blocks, /*n_tokens=*/1, n_blocks, y, rows);
+  Q8_0GemmSme(w, row_stride, rows, x, n_blocks, /*n_tokens=*/1, n_blocks, y, rows);
 }
 
 }  // namespace cpubrrr

@@ -54,7 +54,7 @@ double AbsSum(const BlockQ8_0* w, const BlockQ8_0* x, size_t n_blocks, double* m
 struct Q8_0Format {
   using Kernels = Q8_0Kernels;
   using Block = BlockQ8_0;
-  static constexpr auto GemmRef = GemmQ8_0Ref;
+  static constexpr auto GemmRef = Q8_0GemmRef;
   static constexpr auto AbsSum = cpubrrr::AbsSum;
 };
 

@@ -1,5 +1,5 @@
-// The AVX-512 gemv on repacked Q8_0 gives GemvQ8_0Avx512's bits (ggml's x86 order), and the
-// oracle's where every float step is exact; the gemm gives GemmQ8_0Avx512's.
+// The AVX-512 gemm on repacked Q8_0 gives Q8_0GemmAvx512's bits (the oracle's), and the
+// repacked variant has no gemv (one token reads the file's rows).
 #include <random>
 #include <vector>
 
@@ -21,8 +21,7 @@ struct Q8_0Repacked {
   static constexpr auto Repack = RepackQ8_0;
   static constexpr const char* kName = "repacked avx512_vnni";
   static constexpr uint32_t kRequired = kCpuAvx512 | kCpuAvx512Vnni;
-  static constexpr auto Gemv = GemvQ8_0RepackedAvx512;
-  static constexpr auto Gemm = GemmQ8_0RepackedAvx512;
+  static constexpr auto Gemm = Q8_0RepackedGemmAvx512;
 };
 
 class Q8_0RepackedTest : public testing::RepackedKernelTest<Q8_0Repacked> {};
@@ -38,32 +37,7 @@ std::vector<BlockQ8_0> RandomWeights(size_t n, std::mt19937& rng) {
   return w;
 }
 
-// Shapes around the layout: 1 block, odd counts, whole and partial chunks of 8 blocks;
-// rows around the group of 16; a row stride wider than the row.
-TEST_F(Q8_0RepackedTest, SameBitsAsTheAvx512GemvAcrossShapes) {
-  std::mt19937 rng(testing::kKernelSeed);
-  for (size_t n_blocks : {1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 90}) {
-    for (size_t rows : {1, 3, 15, 16, 17, 31, 32, 33, 50}) {
-      const size_t row_stride = n_blocks + 1;
-      const auto w = RandomWeights(rows * row_stride, rng);
-      const auto x = testing::RandomActivations(n_blocks, rng);
-      CompareGemv(w, row_stride, {rows, n_blocks}, x.data(), GemvQ8_0Avx512);
-    }
-  }
-}
-
-// Scales 1 on both sides and up to 64 blocks: every float step is exact, so the oracle's
-// bits too.
-TEST_F(Q8_0RepackedTest, OracleBitsOnExactInputs) {
-  std::mt19937 rng(testing::kKernelSeed + 1);
-  for (size_t n_blocks : {1, 5, 16, 17, 64}) {
-    const auto w = testing::RandomQ8_0Blocks(9 * n_blocks, 0x3C00, rng);
-    const auto x = testing::RandomQ8_0Blocks(n_blocks, 0x3C00, rng);
-    CompareGemv(w, n_blocks, {9, n_blocks}, x.data(), GemvQ8_0Ref);
-  }
-}
-
-// The gemm against GemmQ8_0Avx512 (the oracle's bits) on realistic inputs: whole and
+// The gemm against Q8_0GemmAvx512 (the oracle's bits) on realistic inputs: whole and
 // partial 32-row panels, a lone last group of 16, starting groups past 0, strided tokens
 // and rows.
 TEST_F(Q8_0RepackedTest, GemmGivesTheLaneTileGemmsBits) {
@@ -74,9 +48,16 @@ TEST_F(Q8_0RepackedTest, GemmGivesTheLaneTileGemmsBits) {
       for (size_t n_tokens : {1, 2, 4, 5, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens * x_stride, rng);
-        CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, GemmQ8_0Avx512);
+        CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, Q8_0GemmAvx512);
       }
     }
+  }
+}
+
+TEST(Q8_0RepackedVariants, ServeTheGemmOnly) {
+  for (const Q8_0RepackedKernels& k : AllQ8_0RepackedVariants()) {
+    EXPECT_EQ(k.gemv, nullptr) << k.name;
+    EXPECT_NE(k.gemm, nullptr) << k.name;
   }
 }
 

@@ -42,7 +42,7 @@ struct Mxfp4Lanes {
 
 }  // namespace
 
-void GemmMxfp4Avx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+void Mxfp4GemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
                      size_t n_blocks, float* y, size_t y_stride) {
   lane_tile::Gemm<Mxfp4Lanes>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);

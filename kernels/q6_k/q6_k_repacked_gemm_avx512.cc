@@ -60,7 +60,7 @@ struct Q6KRepackedLanes {
 
 }  // namespace
 
-void GemmQ6KRepackedAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
+void Q6KRepackedGemmAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   kquant_lanes::RepackedGemm<Q6KRepackedLanes>(packed, shape, group_begin, n_groups, x, x_stride,

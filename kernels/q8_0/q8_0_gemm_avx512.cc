@@ -38,7 +38,7 @@ struct Q8_0Lanes {
 
 }  // namespace
 
-void GemmQ8_0Avx512(const BlockQ8_0* w, size_t row_stride, size_t rows,
+void Q8_0GemmAvx512(const BlockQ8_0* w, size_t row_stride, size_t rows,
                     const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
                     size_t n_blocks, float* y, size_t y_stride) {
   lane_tile::Gemm<Q8_0Lanes>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);

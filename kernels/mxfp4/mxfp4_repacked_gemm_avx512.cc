@@ -61,7 +61,7 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
 
 }  // namespace
 
-void GemmMxfp4RepackedAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+void Mxfp4RepackedGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                              size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   lane_tile::RepackedGemm(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y,

@@ -39,7 +39,7 @@ struct Q4KRepackedLanes {
 
 }  // namespace
 
-void GemmQ4KRepackedAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
+void Q4KRepackedGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   kquant_lanes::RepackedGemm<Q4KRepackedLanes>(packed, shape, group_begin, n_groups, x, x_stride,

@@ -28,7 +28,7 @@ struct StoredPanel {
 
 }  // namespace
 
-void GemmQ8_0RepackedAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
+void Q8_0RepackedGemmAvx512(const uint8_t* packed, const Q8_0RepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   thread_local std::vector<lane_tile::TokenView> tokens;
