@@ -1,7 +1,7 @@
 // Google Benchmark of every bf16-weight variant (bfloat16): gemv hot and cold, gemm, row fetch.
 #include "benchmark/benchmark.h"
 #include "kernels/bf16/bf16.h"
-#include "kernels/common/half_bench-inl.h"
+#include "kernels/bench/half_bench-inl.h"
 #include "quant/bf16.h"
 
 int main(int argc, char** argv) {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "kernels/common/half_test_util.h"
+#include "kernels/testing/half_test_util.h"
 #include "quant/bf16.h"
 
 namespace cpubrrr {

@@ -66,10 +66,10 @@ inline void PrefetchLinesStartingIn(const void* p) {
 // Prefetches the span [p + ahead, p + ahead + kBytes) as PrefetchSpan does, then the lines
 // that start in the spans ahead / 2 and ahead / 4 bytes on: over a stream every line is
 // asked for three times as the reader approaches it. For gemvs whose compute runs well
-// ahead of memory: on the Zen 5 VM of issue #3 the Q8_0 gemv with one request per span
-// read 77-79% of the yardstick cold and 94-99% with these, as if requests made while many
-// lines are in flight were dropped; a line asked for again once cached costs an instruction
-// (a slower gemv loses more to those instructions than it gains: research log, session 11).
+// ahead of memory: on the Zen 5 VM of issue #3 the Q8_0 gemv read cold memory much faster
+// with these than with one request per span, as if requests made while many lines are in
+// flight were dropped; a line asked for again once cached costs an instruction (a slower
+// gemv loses more to those instructions than it gains: research log).
 template <size_t kBytes>
 inline void PrefetchSpanThrice(const void* p, size_t ahead) {
   const char* c = static_cast<const char*>(p);

@@ -21,8 +21,8 @@ uint64_t StreamReadImpl(const uint64_t* data, size_t n) {
   const hn::ScalableTag<uint64_t> d;
   const size_t lanes = hn::Lanes(d);
   // Two accumulators and a pointer step. The earlier form (four accumulators, an index)
-  // read 10-17% slower on Zen 5 with AVX-512, alternating in one process with hand-written
-  // loops; this one reads as fast as the best of them (research log, session 8).
+  // read slower on Zen 5 with AVX-512, alternating in one process with hand-written loops;
+  // this one reads as fast as the best of them (research log).
   auto a0 = hn::Zero(d), a1 = hn::Zero(d);
   for (const uint64_t* p = data; p < data + n; p += 2 * lanes) {
     a0 = hn::Xor(a0, hn::Load(d, p));

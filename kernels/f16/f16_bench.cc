@@ -1,7 +1,7 @@
 // Google Benchmark of every f16-weight variant (IEEE fp16): gemv hot and cold, gemm, row fetch.
 #include "benchmark/benchmark.h"
 #include "kernels/f16/f16.h"
-#include "kernels/common/half_bench-inl.h"
+#include "kernels/bench/half_bench-inl.h"
 #include "quant/fp16.h"
 
 int main(int argc, char** argv) {

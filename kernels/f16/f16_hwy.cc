@@ -5,7 +5,7 @@
 #define HWY_TARGET_INCLUDE "kernels/f16/f16_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/common/half_matvec-inl.h"
+#include "kernels/tiles/half_matvec-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace cpubrrr {

@@ -4,7 +4,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
-#include "kernels/common/variant_test_util.h"
+#include "kernels/testing/variant_test_util.h"
 #include "kernels/kquant/avx512_lane_sums_calls.h"
 #include "kernels/kquant/ggml_x86_order.h"
 

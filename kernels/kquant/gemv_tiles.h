@@ -8,12 +8,10 @@
 namespace cpubrrr {
 
 // Returns how many 8-row tiles of `tile_bytes` ahead a tile prefetches: at least 9 KiB.
-// Measured on Zen 5 (cold gemv, % of the read yardstick): in session 3 one tile ahead
-// reached 93-98% for 9 KiB Q4_K tiles (8 x 8 blocks) but 74-77% for 3.4 KiB ones (8 x 3
-// blocks), two tiles 93-95% (Q6_K 5 KiB tiles: 90-93% -> 100-107%). On the faster
-// machine of session 11 (yardstick 43 GB/s) two 3.4 KiB tiles read 82-88% and three
-// 89-92% (four or five 88-90%, six 87%), while the 9 KiB tiles read 90-91% one ahead and
-// 82-85% two ahead.
+// On Zen 5 (cold gemv against the read yardstick) short tiles (8 x 3 blocks: 3.4 KiB Q4_K,
+// 5 KiB Q6_K) read memory clearly slower one tile ahead than two or three, and farther
+// gained nothing; 9 KiB tiles (8 x 8 Q4_K blocks) read best one ahead and lost two ahead
+// (docs/RESEARCH_LOG.md).
 constexpr size_t KQuantTilesAhead(size_t tile_bytes) {
   constexpr size_t kMinBytes = size_t{9} << 10;
   return tile_bytes >= kMinBytes ? 1 : (kMinBytes + tile_bytes - 1) / tile_bytes;

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "kernels/common/cpu_features.h"
-#include "kernels/common/bench_util.h"
+#include "kernels/bench/bench_util.h"
 #include "kernels/common/huge_pages.h"
 #include "kernels/common/read_bandwidth.h"
-#include "kernels/common/vnni_peak.h"
+#include "kernels/bench/vnni_peak.h"
 #include "quant/fp16.h"
 #include "quant/q8_k.h"
 

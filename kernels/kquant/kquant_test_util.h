@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/dot_test_util.h"
-#include "kernels/common/variant_test_util.h"
+#include "kernels/testing/dot_test_util.h"
+#include "kernels/testing/variant_test_util.h"
 #include "quant/q8_k.h"
 #include "quant/test_util.h"
 

@@ -3,7 +3,7 @@
 // Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, F16C and
 // -ffp-contract=off (the oracles' multiplies and adds are separate roundings).
 //
-// As in kernels/common/lane_tile_avx512-inl.h, lane i of a register holds four weight
+// As in kernels/tiles/lane_tile_avx512-inl.h, lane i of a register holds four weight
 // bytes of row kLaneRow[i] and vpdpbusd meets them with four activation bytes broadcast.
 // Per 256-value superblock the integer sums are the oracle's, in another (exact) order:
 // each sub-block's dot (4 values per step, unsigned weights against signed activations)
@@ -21,7 +21,7 @@
 #include <cstring>
 #include <vector>
 
-#include "kernels/common/lane_tile_avx512-inl.h"
+#include "kernels/tiles/lane_tile_avx512-inl.h"
 #include "kernels/common/prefetch.h"
 #include "quant/q8_k.h"
 

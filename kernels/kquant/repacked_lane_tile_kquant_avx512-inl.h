@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/common/repacked_lane_tile_avx512-inl.h"
+#include "kernels/tiles/repacked_lane_tile_avx512-inl.h"
 #include "kernels/kquant/lane_tile_kquant_avx512-inl.h"
 
 namespace cpubrrr::kquant_lanes {

@@ -4,8 +4,8 @@
 // each token the gemv's bits.
 #include <immintrin.h>
 
-#include "kernels/common/avx2_dot-inl.h"
-#include "kernels/common/token_tiles.h"
+#include "kernels/tiles/avx2_dot-inl.h"
+#include "kernels/tiles/token_tiles.h"
 #include "kernels/mxfp4/e8m0_table.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"
 

@@ -3,7 +3,7 @@
 // mxfp4_gemm_avx512.cc).
 #include <immintrin.h>
 
-#include "kernels/common/pair_tile_avx512-inl.h"
+#include "kernels/tiles/pair_tile_avx512-inl.h"
 #include "kernels/mxfp4/code_plus128.h"
 #include "kernels/mxfp4/e8m0_table.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"
@@ -16,7 +16,7 @@ struct Mxfp4Pairs {
   using Block = BlockMxfp4;
   static constexpr pair_tile::LaneOrder kOrder = pair_tile::LaneOrder::kHalves;
   static constexpr pair_tile::Accumulation kAccumulation = pair_tile::Accumulation::kEvenOdd8;
-  // Its compute barely keeps up with memory: repeated prefetches cost it (cold 74 -> 59%).
+  // Its compute barely keeps up with memory: repeated prefetches cost it (research log).
   static constexpr bool kPrefetchThrice = false;
   const __m512i lut = _mm512_load_si512(kMxfp4CodePlus128);
   const __m512i low4 = _mm512_set1_epi8(0x0F);

@@ -1,11 +1,11 @@
-// AVX-512 VNNI MXFP4 x Q8_0 gemm on the lane tile (kernels/common/lane_tile_avx512-inl.h):
+// AVX-512 VNNI MXFP4 x Q8_0 gemm on the lane tile (kernels/tiles/lane_tile_avx512-inl.h):
 // bit for bit the oracle's results, for prefill and several tokens per expert.
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/common/lane_tile_avx512-inl.h"
+#include "kernels/tiles/lane_tile_avx512-inl.h"
 #include "kernels/mxfp4/code_plus128.h"
 #include "kernels/mxfp4/e8m0_avx512-inl.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"

@@ -6,7 +6,7 @@
 
 #include "ggml.h"
 #include "gtest/gtest.h"
-#include "kernels/common/dot_test_util.h"
+#include "kernels/testing/dot_test_util.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"
 #include "kernels/q8_0/q8_0_kernels.h"
 

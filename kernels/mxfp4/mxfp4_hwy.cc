@@ -7,7 +7,7 @@
 #define HWY_TARGET_INCLUDE "kernels/mxfp4/mxfp4_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/common/hwy_block_dot-inl.h"
+#include "kernels/tiles/hwy_block_dot-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace cpubrrr {

@@ -7,7 +7,7 @@ namespace {
 
 constexpr Mxfp4Kernels kVariants[] = {
 #if defined(__aarch64__)
-    // ZA-tile gemm; the gemv is the NEON dotprod one (one gemv+gemm pair per entry).
+    // ZA-tile gemm; its gemv is the gemm on one token.
     {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, Mxfp4GemvSme, Mxfp4GemmSme, false},
     {"neon_dot", kCpuNeon | kCpuNeonDot, Mxfp4GemvNeon, Mxfp4GemmNeon, false},
 #endif

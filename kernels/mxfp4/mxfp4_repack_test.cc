@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/dot_test_util.h"
+#include "kernels/testing/dot_test_util.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
 
 namespace cpubrrr {

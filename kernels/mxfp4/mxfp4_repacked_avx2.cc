@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "kernels/common/avx2_dot-inl.h"
+#include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/mxfp4/e8m0_table.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"

@@ -1,12 +1,12 @@
 // AVX-512 VNNI MXFP4 x Q8_0 gemm on the repacked layout (kernels/mxfp4/mxfp4_repacked.h):
-// the repacked lane tile (kernels/common/repacked_lane_tile_avx512-inl.h) with an MXFP4
+// the repacked lane tile (kernels/tiles/repacked_lane_tile_avx512-inl.h) with an MXFP4
 // pair decoder, so results are the oracle's bit for bit.
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/common/repacked_lane_tile_avx512-inl.h"
+#include "kernels/tiles/repacked_lane_tile_avx512-inl.h"
 #include "kernels/mxfp4/code_plus128.h"
 #include "kernels/mxfp4/e8m0_avx512-inl.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"

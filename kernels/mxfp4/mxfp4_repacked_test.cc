@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/dot_test_util.h"
-#include "kernels/common/repacked_test_util.h"
+#include "kernels/testing/dot_test_util.h"
+#include "kernels/testing/repacked_test_util.h"
 #include "kernels/mxfp4/mxfp4.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
 #include "kernels/mxfp4/mxfp4_test_util.h"

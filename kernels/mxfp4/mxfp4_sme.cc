@@ -1,10 +1,10 @@
 // aarch64 SME MXFP4 x Q8_0 gemm: nibbles decoded through the doubled E2M1 table into
-// int8 tiles, then the ZA outer-product tile of kernels/common/sme_int8_tile.h with the
+// int8 tiles, then the ZA outer-product tile of kernels/tiles/sme_int8_tile.h with the
 // per-block scale 2^(e-128) * d_x. The table entry's gemv is the NEON dotprod one.
 #include <algorithm>
 #include <vector>
 
-#include "kernels/common/sme_int8_tile.h"
+#include "kernels/tiles/sme_int8_tile.h"
 #include "kernels/mxfp4/e8m0_table.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"
 #include "quant/fp16.h"

@@ -11,8 +11,8 @@
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
-#include "kernels/common/block32_test_util.h"
-#include "kernels/common/dot_test_util.h"
+#include "kernels/testing/block32_test_util.h"
+#include "kernels/testing/dot_test_util.h"
 #include "kernels/mxfp4/mxfp4_test_util.h"
 #include "quant/fp16.h"
 

@@ -35,10 +35,10 @@ inline __m512i LoadHeaders(const BlockQ4K* w, size_t row_stride, size_t b, int g
 // one: block b of each of its rows, the order the tile will read it in, so the next tile
 // streams in while this one computes. Not the tile front to back (8 blocks per step when
 // contiguous): that way its last rows arrive last though its first step reads all eight,
-// and a cold gemv that only loaded its weights capped at 22-23 GB/s against 27-29 this
-// way (Zen 5, read yardstick 24-28 GB/s). Each line once (PrefetchLinesStartingIn): with
-// contiguous rows the line a block starts in is asked for with the block before, or with
-// the row before for a row's first block; strided rows leave that line to the hardware.
+// and a cold gemv that only loaded its weights stayed below the read yardstick that way
+// and reached it this way (Zen 5, research log). Each line once (PrefetchLinesStartingIn):
+// with contiguous rows the line a block starts in is asked for with the block before, or
+// with the row before for a row's first block; strided rows leave that line to the hardware.
 inline void PrefetchTilePart(const BlockQ4K* next, size_t row_stride, size_t b) {
 #pragma GCC unroll 8
   for (int r = 0; r < 8; ++r) {

@@ -2,7 +2,7 @@
 // cold; the repacked gemv and gemm, and the repack.
 #include <benchmark/benchmark.h>
 
-#include "kernels/common/repacked_bench.h"
+#include "kernels/bench/repacked_bench.h"
 #include "kernels/kquant/kquant_bench_util.h"
 #include "kernels/q4_k/q4_k.h"
 #include "kernels/q4_k/q4_k_repacked.h"

@@ -37,11 +37,10 @@ inline void MinLanes(__m512i m8, const GemvX& xp, __m512i* a, __m512i* b) {
 // Writes y[r] = Sum8(acc of row r) + Sum4(min lanes of row r) for r < n: acc[p] holds rows
 // 2p, 2p + 1 (8 lanes each), accm[g] rows 4g .. 4g + 3 (4 lanes each). kVectorSums takes
 // the sum trees on whole vectors (the same additions, avx512_lane_sums.h), otherwise per
-// row on stored lanes. The vector form is faster in the benchmark on every shape (hot
-// Q4_K expert down 35.6 -> 41.0 GB/s), but with it on every row shape qwen3 decode ran
-// slower in 9 of 10 ABBA-ordered blocks (mostly by 2-9%; cause not found); with it on
-// rows of at most 4 blocks only (the 3-block expert down) decode stayed within noise
-// (research log, session 7).
+// row on stored lanes. The vector form is faster in the benchmark on every shape, but
+// with it on every row shape qwen3 decode ran slower in nearly every ABBA-ordered block
+// (cause not found); with it on rows of at most 4 blocks only (the 3-block expert down)
+// decode stayed within noise (research log).
 template <bool kVectorSums, int kPairs, int kQuads>
 inline void FinishTile(const __m512 (&acc)[kPairs], const __m512 (&accm)[kQuads], int n,
                        float* y) {

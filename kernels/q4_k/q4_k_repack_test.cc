@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/dot_test_util.h"
+#include "kernels/testing/dot_test_util.h"
 #include "kernels/q4_k/q4_k_repacked.h"
 #include "kernels/q4_k/q4_k_test_util.h"
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "kernels/common/avx2_dot-inl.h"
+#include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/q4_k_scales.h"
 #include "kernels/q4_k/q4_k_repacked.h"

@@ -17,13 +17,12 @@ constexpr size_t kUnitBytes = kQ4KRepackedUnitBytes;
 
 // How far ahead in the stream the lines read now prefetch theirs: 8 KiB, the header line
 // as a unit starts and each row's two quant lines as that row is read (not the unit's
-// nine lines at its start). Cold gemv on Zen 5, % of the sampled yardstick, gate+up / down
-// / attention, four rounds: nine at the start 10 KiB ahead 92.1-92.6 / 90.3-91.2 /
-// 93.3-93.9, 8 KiB ahead 92.8-93.4 / 90.9-91.5 / 94.1-94.7, per row 8 KiB ahead 93.3-94.3 /
-// 92.0-92.8 / 94.0-95.1; per row 10 / 12 KiB ahead read up to a point less. Stopping the
-// prefetches at the call's last line and asking for its first 8 KiB up front added about
-// a point more (research log, session 14). Two groups per tile (two streams) read 55-85%
-// however they prefetched, though their compute ran 10% faster hot (session 12).
+// nine lines at its start). On Zen 5, against the sampled yardstick, per row 8 KiB ahead
+// read cold memory a little faster than the nine lines at the start (8 or 10 KiB ahead),
+// and per row 10 or 12 KiB ahead a little slower. Stopping the prefetches at the call's
+// last line and asking for its first 8 KiB up front helped a little more. Two groups per
+// tile (two streams) read clearly slower however they prefetched, though their compute
+// ran faster hot (research log).
 constexpr size_t kPrefetchBytes = size_t{8} << 10;
 
 // The rows of the group at `group` for GemvTile (rows past the matrix are zero), each line

@@ -1,7 +1,7 @@
 // aarch64 SME Q4_K x Q8_K gemm (gemv = the gemm on one token) on the K-quant ZA tile.
 #include "kernels/q4_k/q4_k_sme.h"
 
-#include "kernels/common/sme_kquant_tile.h"
+#include "kernels/tiles/sme_kquant_tile.h"
 #include "kernels/kquant/q4_k_scales.h"
 #include "quant/fp16.h"
 

@@ -5,8 +5,8 @@
 
 #include <immintrin.h>
 
-#include "kernels/common/avx2_dot-inl.h"
-#include "kernels/common/token_tiles.h"
+#include "kernels/tiles/avx2_dot-inl.h"
+#include "kernels/tiles/token_tiles.h"
 #include "kernels/kquant/q4_k_scales.h"
 
 namespace cpubrrr {

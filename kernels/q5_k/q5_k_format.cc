@@ -1,6 +1,5 @@
 // The Q5_K descriptor: Q8K activations and this CPU's best Q5_K kernels. Q5_K has no
-// repacked layout: it reaches the models as the mixed-quant companion of Q4_K (attention
-// and a few feed-forward tensors in Q4_K_M files), where the row-major gemm serves.
+// repacked layout yet: a Q5_K_M file's matrices run on the file's rows.
 #include "kernels/q5_k/q5_k_format.h"
 
 #include "kernels/common/weight_format_adapters.h"

@@ -6,8 +6,8 @@
 
 #include <immintrin.h>
 
-#include "kernels/common/avx2_dot-inl.h"
-#include "kernels/common/token_tiles.h"
+#include "kernels/tiles/avx2_dot-inl.h"
+#include "kernels/tiles/token_tiles.h"
 
 namespace cpubrrr {
 namespace {

@@ -2,7 +2,7 @@
 // cold; the repacked gemv and the repack.
 #include <benchmark/benchmark.h>
 
-#include "kernels/common/repacked_bench.h"
+#include "kernels/bench/repacked_bench.h"
 #include "kernels/kquant/kquant_bench_util.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_repacked.h"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/dot_test_util.h"
+#include "kernels/testing/dot_test_util.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "kernels/q6_k/q6_k_test_util.h"
 #include "quant/test_util.h"

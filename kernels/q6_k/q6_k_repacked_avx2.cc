@@ -5,7 +5,7 @@
 // rows at once in one 128-bit vector (compiled without contraction).
 #include <immintrin.h>
 
-#include "kernels/common/avx2_dot-inl.h"
+#include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 

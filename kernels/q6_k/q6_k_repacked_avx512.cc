@@ -15,10 +15,10 @@ namespace {
 using Shape = Q6KRepackedShape;
 
 // How far ahead in the group stream the lines read now prefetch theirs: 8 KiB. Each row's
-// three lines are asked for as that row is read, not the unit's 13 at its start: cold
-// expert down 89.8-90.7 -> 91.4-92.7% of the sampled yardstick, output head 95.6-97.2 ->
-// 97.4-97.8% (6 / 10 / 12 KiB: 88 / 86 / 84% down). Prefetches stop at the call's last
-// line, and its first 8 KiB are asked for up front (research log session 14).
+// three lines are asked for as that row is read, not the unit's 13 at its start: the cold
+// expert down and output head read faster that way, and the down slower 6, 10 or 12 KiB
+// ahead. Prefetches stop at the call's last line, and its first 8 KiB are asked for up
+// front (research log).
 constexpr size_t kPrefetchBytes = size_t{8} << 10;
 
 // Returns int32 lanes summing to sum_s scales_s * dot(q_s, x_s) (quants unbiased) for the

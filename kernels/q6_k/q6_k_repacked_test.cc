@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/dot_test_util.h"
-#include "kernels/common/repacked_test_util.h"
+#include "kernels/testing/dot_test_util.h"
+#include "kernels/testing/repacked_test_util.h"
 #include "kernels/kquant/kquant_test_util.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_avx2.h"

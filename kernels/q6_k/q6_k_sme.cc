@@ -1,7 +1,7 @@
 // aarch64 SME Q6_K x Q8_K gemm (gemv = the gemm on one token) on the K-quant ZA tile.
 #include "kernels/q6_k/q6_k_sme.h"
 
-#include "kernels/common/sme_kquant_tile.h"
+#include "kernels/tiles/sme_kquant_tile.h"
 #include "quant/fp16.h"
 
 namespace cpubrrr {

@@ -3,8 +3,8 @@
 // to four tokens and gives each token the gemv's bits.
 #include <immintrin.h>
 
-#include "kernels/common/avx2_dot-inl.h"
-#include "kernels/common/token_tiles.h"
+#include "kernels/tiles/avx2_dot-inl.h"
+#include "kernels/tiles/token_tiles.h"
 #include "kernels/q8_0/q8_0_kernels.h"
 
 namespace cpubrrr {

@@ -2,7 +2,7 @@
 // ggml's x86 order; the gemm is in q8_0_gemm_avx512.cc).
 #include <immintrin.h>
 
-#include "kernels/common/pair_tile_avx512-inl.h"
+#include "kernels/tiles/pair_tile_avx512-inl.h"
 #include "kernels/q8_0/q8_0_kernels.h"
 
 namespace cpubrrr {
@@ -15,7 +15,8 @@ struct Q8_0Pairs {
   using Block = BlockQ8_0;
   static constexpr pair_tile::LaneOrder kOrder = pair_tile::LaneOrder::kBlocks;
   static constexpr pair_tile::Accumulation kAccumulation = pair_tile::Accumulation::kOneChain8;
-  // Cold gemv 77-79% -> 94-99% of the yardstick, hot 67 -> 51 GB/s (research log, session 11).
+  // Each line asked for thrice: the cold gemv reads much faster, hot it runs slower
+  // (research log).
   static constexpr bool kPrefetchThrice = true;
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
 

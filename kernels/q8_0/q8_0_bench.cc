@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "kernels/common/bench_util.h"
+#include "kernels/bench/bench_util.h"
 #include "kernels/common/cpu_features.h"
-#include "kernels/common/repacked_bench.h"
+#include "kernels/bench/repacked_bench.h"
 #include "kernels/common/read_bandwidth.h"
-#include "kernels/common/vnni_peak.h"
+#include "kernels/bench/vnni_peak.h"
 #include "kernels/q8_0/q8_0.h"
 #include "kernels/q8_0/q8_0_repacked.h"
 

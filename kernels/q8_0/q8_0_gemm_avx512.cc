@@ -1,4 +1,4 @@
-// AVX-512 VNNI Q8_0 x Q8_0 gemm on the lane tile (kernels/common/lane_tile_avx512-inl.h):
+// AVX-512 VNNI Q8_0 x Q8_0 gemm on the lane tile (kernels/tiles/lane_tile_avx512-inl.h):
 // bit for bit the oracle's results, for prefill.
 #include <immintrin.h>
 
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/common/lane_tile_avx512-inl.h"
+#include "kernels/tiles/lane_tile_avx512-inl.h"
 #include "kernels/q8_0/q8_0_kernels.h"
 
 namespace cpubrrr {

@@ -8,7 +8,7 @@
 #define HWY_TARGET_INCLUDE "kernels/q8_0/q8_0_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/common/hwy_block_dot-inl.h"
+#include "kernels/tiles/hwy_block_dot-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace cpubrrr {

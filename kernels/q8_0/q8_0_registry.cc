@@ -7,7 +7,7 @@ namespace {
 
 constexpr Q8_0Kernels kVariants[] = {
 #if defined(__aarch64__)
-    // SMOPA gemm; gemv and quantizer are the NEON dotprod ones (one gemv+gemm per entry).
+    // SMOPA gemm; its gemv is the gemm on one token, the quantizer the NEON dotprod one.
     {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, Q8_0GemvSme, Q8_0GemmSme, false},
     {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, Q8_0GemvNeon, Q8_0GemmNeon, false},
 #endif

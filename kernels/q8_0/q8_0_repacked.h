@@ -18,7 +18,7 @@ namespace cpubrrr {
 // being one block: per block the 16 rows' fp16 scales d (row 0 first, 32 bytes), and 8
 // vectors of 64 bytes, vector k holding in int32 lane i the quants 4k .. 4k + 3 of row i,
 // each plus 128 (the sign bit flipped): one vpdpbusd operand advances 16 rows, as the lane
-// tile's decoded panels do (kernels/common/lane_tile_avx512-inl.h), with nothing to decode.
+// tile's decoded panels do (kernels/tiles/lane_tile_avx512-inl.h), with nothing to decode.
 // A padding row or block has quants 0 (bytes 128) and scale 0.
 inline constexpr size_t kQ8_0RepackedRows = 16;
 using Q8_0RepackedShape = RepackedShape<32, 512, 1, kQ8_0RepackedRows>;

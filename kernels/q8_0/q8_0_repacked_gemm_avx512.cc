@@ -1,12 +1,12 @@
 // AVX-512 VNNI Q8_0 x Q8_0 gemm on the repacked layout (kernels/q8_0/q8_0_repacked.h): the
-// lane tile (kernels/common/lane_tile_avx512-inl.h) reading the stored groups as its panel,
+// lane tile (kernels/tiles/lane_tile_avx512-inl.h) reading the stored groups as its panel,
 // with nothing to decode, so results are the oracle's bit for bit.
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/common/repacked_lane_tile_avx512-inl.h"
+#include "kernels/tiles/repacked_lane_tile_avx512-inl.h"
 #include "kernels/q8_0/q8_0_repacked.h"
 
 namespace cpubrrr {

@@ -1,10 +1,10 @@
 // aarch64 SME Q8_0 x Q8_0 gemm: SMOPA over N x N tiles of rows x tokens (N = SVL / 32),
-// scaled per block (kernels/common/sme_int8_tile.h). The table's quantizer and gemv are
+// scaled per block (kernels/tiles/sme_int8_tile.h). The table's quantizer and gemv are
 // the NEON dotprod ones (q8_0_neon.cc).
 #include <algorithm>
 #include <vector>
 
-#include "kernels/common/sme_int8_tile.h"
+#include "kernels/tiles/sme_int8_tile.h"
 #include "kernels/q8_0/q8_0_kernels.h"
 #include "quant/fp16.h"
 

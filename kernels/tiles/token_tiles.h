@@ -1,7 +1,7 @@
 // The row and token loops of a gemv and a gemm whose tile computes one weight row against
 // T tokens at once (T = 1 for the gemv and for the gemm's leftover tokens).
-#ifndef CPUBRRR_KERNELS_COMMON_TOKEN_TILES_H_
-#define CPUBRRR_KERNELS_COMMON_TOKEN_TILES_H_
+#ifndef CPUBRRR_KERNELS_TILES_TOKEN_TILES_H_
+#define CPUBRRR_KERNELS_TILES_TOKEN_TILES_H_
 
 #include <cstddef>
 #include <type_traits>
@@ -38,4 +38,4 @@ void GemmByTokenTiles(const W* w, size_t row_stride, size_t rows, const X* x, si
 
 }  // namespace cpubrrr
 
-#endif  // CPUBRRR_KERNELS_COMMON_TOKEN_TILES_H_
+#endif  // CPUBRRR_KERNELS_TILES_TOKEN_TILES_H_

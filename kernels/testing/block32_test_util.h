@@ -1,7 +1,7 @@
 // Test fixture shared by the MXFP4 and Q8_0 kernel tests (32-value weight blocks x Q8_0
 // activations): a variant's gemv and gemm against the scalar oracle.
-#ifndef CPUBRRR_KERNELS_COMMON_BLOCK32_TEST_UTIL_H_
-#define CPUBRRR_KERNELS_COMMON_BLOCK32_TEST_UTIL_H_
+#ifndef CPUBRRR_KERNELS_TESTING_BLOCK32_TEST_UTIL_H_
+#define CPUBRRR_KERNELS_TESTING_BLOCK32_TEST_UTIL_H_
 
 #include <cmath>
 #include <cstring>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/dot_test_util.h"
-#include "kernels/common/variant_test_util.h"
+#include "kernels/testing/dot_test_util.h"
+#include "kernels/testing/variant_test_util.h"
 #include "quant/q8_0.h"
 #include "quant/test_util.h"
 
@@ -92,4 +92,4 @@ class Block32VariantTest : public ::testing::TestWithParam<typename Format::Kern
 
 }  // namespace cpubrrr::testing
 
-#endif  // CPUBRRR_KERNELS_COMMON_BLOCK32_TEST_UTIL_H_
+#endif  // CPUBRRR_KERNELS_TESTING_BLOCK32_TEST_UTIL_H_

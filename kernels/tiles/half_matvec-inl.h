@@ -1,10 +1,10 @@
 // Highway matrix-vector and matrix-matrix products of bf16 / f16 weight rows with f32
 // activations, shared by kernels/bf16 and kernels/f16 (include per target).
-#if defined(CPUBRRR_KERNELS_COMMON_HALF_MATVEC_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef CPUBRRR_KERNELS_COMMON_HALF_MATVEC_INL_H_
-#undef CPUBRRR_KERNELS_COMMON_HALF_MATVEC_INL_H_
+#if defined(CPUBRRR_KERNELS_TILES_HALF_MATVEC_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef CPUBRRR_KERNELS_TILES_HALF_MATVEC_INL_H_
+#undef CPUBRRR_KERNELS_TILES_HALF_MATVEC_INL_H_
 #else
-#define CPUBRRR_KERNELS_COMMON_HALF_MATVEC_INL_H_
+#define CPUBRRR_KERNELS_TILES_HALF_MATVEC_INL_H_
 #endif
 
 #include <cstddef>

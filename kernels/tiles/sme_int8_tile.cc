@@ -1,9 +1,9 @@
 // FMOPA tile core (see sme_int8_tile.h): inline asm that enters and leaves streaming mode in
 // one block, touching only its operands, memory and the registers it clobbers
 // (sme_tile_asm.h).
-#include "kernels/common/sme_int8_tile.h"
+#include "kernels/tiles/sme_int8_tile.h"
 
-#include "kernels/common/sme_tile_asm.h"
+#include "kernels/tiles/sme_tile_asm.h"
 
 namespace cpubrrr {
 

@@ -1,6 +1,6 @@
 // Skips a kernel variant's test where the CPU lacks its features, except SME under qemu.
-#ifndef CPUBRRR_KERNELS_COMMON_VARIANT_TEST_UTIL_H_
-#define CPUBRRR_KERNELS_COMMON_VARIANT_TEST_UTIL_H_
+#ifndef CPUBRRR_KERNELS_TESTING_VARIANT_TEST_UTIL_H_
+#define CPUBRRR_KERNELS_TESTING_VARIANT_TEST_UTIL_H_
 
 #include <cstdlib>
 
@@ -25,4 +25,4 @@ void SkipUnlessCpuRuns(const Kernels& kernels) {
 
 }  // namespace cpubrrr::testing
 
-#endif  // CPUBRRR_KERNELS_COMMON_VARIANT_TEST_UTIL_H_
+#endif  // CPUBRRR_KERNELS_TESTING_VARIANT_TEST_UTIL_H_

@@ -9,15 +9,15 @@
 // is an exact integer whatever order or fusion the hardware uses. Per block, three such
 // sums per (row, token): isum = S0 + S1 (one fp32 add: the one rounding of float(isum))
 // and msum = S2 (exact, below 2^24).
-#ifndef CPUBRRR_KERNELS_COMMON_SME_KQUANT_TILE_H_
-#define CPUBRRR_KERNELS_COMMON_SME_KQUANT_TILE_H_
+#ifndef CPUBRRR_KERNELS_TILES_SME_KQUANT_TILE_H_
+#define CPUBRRR_KERNELS_TILES_SME_KQUANT_TILE_H_
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "kernels/common/sme_int8_tile.h"
+#include "kernels/tiles/sme_int8_tile.h"
 #include "quant/q8_k.h"
 
 namespace cpubrrr {
@@ -104,4 +104,4 @@ void SmeKQuantGemm(const SmeKQuantShape& shape, PackWeightBlock pack, const Bloc
 
 }  // namespace cpubrrr
 
-#endif  // CPUBRRR_KERNELS_COMMON_SME_KQUANT_TILE_H_
+#endif  // CPUBRRR_KERNELS_TILES_SME_KQUANT_TILE_H_

@@ -2,11 +2,11 @@
 // and a fixed 128-bit vector shape so every Highway target (SSE4 .. AVX3, NEON, SVE) runs
 // the same code. Per-target header: include after hwy/highway.h. Empty for HWY_SCALAR
 // (no 128-bit vectors), where the kernels use plain C++.
-#if defined(CPUBRRR_KERNELS_COMMON_HWY_BLOCK_DOT_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef CPUBRRR_KERNELS_COMMON_HWY_BLOCK_DOT_INL_H_
-#undef CPUBRRR_KERNELS_COMMON_HWY_BLOCK_DOT_INL_H_
+#if defined(CPUBRRR_KERNELS_TILES_HWY_BLOCK_DOT_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef CPUBRRR_KERNELS_TILES_HWY_BLOCK_DOT_INL_H_
+#undef CPUBRRR_KERNELS_TILES_HWY_BLOCK_DOT_INL_H_
 #else
-#define CPUBRRR_KERNELS_COMMON_HWY_BLOCK_DOT_INL_H_
+#define CPUBRRR_KERNELS_TILES_HWY_BLOCK_DOT_INL_H_
 #endif
 
 #include "hwy/highway.h"

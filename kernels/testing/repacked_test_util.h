@@ -1,8 +1,8 @@
 // Test fixture of the repacked kernels (kernels/mxfp4, kernels/q8_0, kernels/q4_k, kernels/q6_k):
 // each against a GGUF-layout kernel of its format, bit for bit, over whole matrices and
 // group ranges.
-#ifndef CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
-#define CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
+#ifndef CPUBRRR_KERNELS_TESTING_REPACKED_TEST_UTIL_H_
+#define CPUBRRR_KERNELS_TESTING_REPACKED_TEST_UTIL_H_
 
 #include <cstdint>
 #include <random>
@@ -12,9 +12,9 @@
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
-#include "kernels/common/dot_test_util.h"
+#include "kernels/testing/dot_test_util.h"
 #include "kernels/common/repacked_layout.h"
-#include "kernels/common/variant_test_util.h"
+#include "kernels/testing/variant_test_util.h"
 #include "quant/q8_0.h"
 #include "quant/test_util.h"
 
@@ -121,4 +121,4 @@ void CheckRepackedRegistry(std::span<const Repacked> all, const Repacked* best, 
 
 }  // namespace cpubrrr::testing
 
-#endif  // CPUBRRR_KERNELS_COMMON_REPACKED_TEST_UTIL_H_
+#endif  // CPUBRRR_KERNELS_TESTING_REPACKED_TEST_UTIL_H_

@@ -1,17 +1,17 @@
-// The lane-tile gemm (kernels/common/lane_tile_avx512-inl.h) over a repacked matrix
+// The lane-tile gemm (kernels/tiles/lane_tile_avx512-inl.h) over a repacked matrix
 // (kernels/common/repacked_layout.h): four groups of 4 rows decode into each 16-row lane
 // group, and the lane tile runs unchanged, so results are the oracle's bit for bit.
 // Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, F16C and
 // -ffp-contract=off.
-#ifndef CPUBRRR_KERNELS_COMMON_REPACKED_LANE_TILE_AVX512_INL_H_
-#define CPUBRRR_KERNELS_COMMON_REPACKED_LANE_TILE_AVX512_INL_H_
+#ifndef CPUBRRR_KERNELS_TILES_REPACKED_LANE_TILE_AVX512_INL_H_
+#define CPUBRRR_KERNELS_TILES_REPACKED_LANE_TILE_AVX512_INL_H_
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "kernels/common/lane_tile_avx512-inl.h"
+#include "kernels/tiles/lane_tile_avx512-inl.h"
 #include "kernels/common/repacked_layout.h"
 #include "quant/q8_0.h"
 
@@ -94,4 +94,4 @@ void RepackedGemm(const uint8_t* packed, const Shape& shape, size_t group_begin,
 
 }  // namespace cpubrrr::lane_tile
 
-#endif  // CPUBRRR_KERNELS_COMMON_REPACKED_LANE_TILE_AVX512_INL_H_
+#endif  // CPUBRRR_KERNELS_TILES_REPACKED_LANE_TILE_AVX512_INL_H_

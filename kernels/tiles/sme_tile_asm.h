@@ -4,8 +4,8 @@
 // side %[n], and puts its per-block body between CPUBRRR_SME_TILE_BEGIN and
 // CPUBRRR_SME_TILE_END, which own the labels 1 (block loop), 3 and 4; w12/x12 and x13-x15
 // are scratch. gcc 12 has no arm_sme.h, hence strings.
-#ifndef CPUBRRR_KERNELS_COMMON_SME_TILE_ASM_H_
-#define CPUBRRR_KERNELS_COMMON_SME_TILE_ASM_H_
+#ifndef CPUBRRR_KERNELS_TILES_SME_TILE_ASM_H_
+#define CPUBRRR_KERNELS_TILES_SME_TILE_ASM_H_
 
 // Enters streaming mode with ZA zeroed and p0 all true, then starts the block loop.
 #define CPUBRRR_SME_TILE_BEGIN \
@@ -40,4 +40,4 @@
       "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", \
       "ffr"
 
-#endif  // CPUBRRR_KERNELS_COMMON_SME_TILE_ASM_H_
+#endif  // CPUBRRR_KERNELS_TILES_SME_TILE_ASM_H_

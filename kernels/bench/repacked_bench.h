@@ -1,15 +1,15 @@
 // Benchmarks of the repacked kernels (kernels/mxfp4, kernels/q8_0, kernels/q4_k,
 // kernels/q6_k) in the harness of bench_util.h: the gemv or gemm on repacked copies, and
 // the repack itself.
-#ifndef CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
-#define CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
+#ifndef CPUBRRR_KERNELS_BENCH_REPACKED_BENCH_H_
+#define CPUBRRR_KERNELS_BENCH_REPACKED_BENCH_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "kernels/common/bench_util.h"
+#include "kernels/bench/bench_util.h"
 #include "kernels/common/cpu_features.h"
 #include "kernels/common/huge_pages.h"
 #include "kernels/common/repacked_layout.h"
@@ -145,4 +145,4 @@ void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, 
 
 }  // namespace cpubrrr::bench
 
-#endif  // CPUBRRR_KERNELS_COMMON_REPACKED_BENCH_H_
+#endif  // CPUBRRR_KERNELS_BENCH_REPACKED_BENCH_H_

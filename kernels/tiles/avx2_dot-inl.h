@@ -1,8 +1,8 @@
 // AVX2 helpers shared by the int8 block-dot variants (compile with -mavx2 -mf16c, and
 // -mfma where they use FMA): a signed int8 dot by pairs and the horizontal sums (the
 // float one in ggml's x86 order, four vectors' at once), loads, fp16 scales.
-#ifndef CPUBRRR_KERNELS_COMMON_AVX2_DOT_INL_H_
-#define CPUBRRR_KERNELS_COMMON_AVX2_DOT_INL_H_
+#ifndef CPUBRRR_KERNELS_TILES_AVX2_DOT_INL_H_
+#define CPUBRRR_KERNELS_TILES_AVX2_DOT_INL_H_
 
 #include <immintrin.h>
 
@@ -56,4 +56,4 @@ inline float SumLanes(__m256 v) {
 
 }  // namespace cpubrrr::avx2
 
-#endif  // CPUBRRR_KERNELS_COMMON_AVX2_DOT_INL_H_
+#endif  // CPUBRRR_KERNELS_TILES_AVX2_DOT_INL_H_

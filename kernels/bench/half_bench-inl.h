@@ -1,7 +1,7 @@
 // Google Benchmark harness shared by the half-precision weight kernels (bf16, f16): gemv hot
 // and cold, gemm, row fetch, in GB/s. Include from one benchmark main per format.
-#ifndef CPUBRRR_KERNELS_COMMON_HALF_BENCH_INL_H_
-#define CPUBRRR_KERNELS_COMMON_HALF_BENCH_INL_H_
+#ifndef CPUBRRR_KERNELS_BENCH_HALF_BENCH_INL_H_
+#define CPUBRRR_KERNELS_BENCH_HALF_BENCH_INL_H_
 
 #include <cstdint>
 #include <memory>
@@ -116,4 +116,4 @@ void RegisterHalfBenchmarks(const std::string& prefix, std::span<const Kernels> 
 
 }  // namespace cpubrrr
 
-#endif  // CPUBRRR_KERNELS_COMMON_HALF_BENCH_INL_H_
+#endif  // CPUBRRR_KERNELS_BENCH_HALF_BENCH_INL_H_

@@ -1,6 +1,6 @@
 // Test helpers for block-dot kernels: random Q8_0 activations and the float error bound.
-#ifndef CPUBRRR_KERNELS_COMMON_DOT_TEST_UTIL_H_
-#define CPUBRRR_KERNELS_COMMON_DOT_TEST_UTIL_H_
+#ifndef CPUBRRR_KERNELS_TESTING_DOT_TEST_UTIL_H_
+#define CPUBRRR_KERNELS_TESTING_DOT_TEST_UTIL_H_
 
 #include <cmath>
 #include <cstddef>
@@ -49,4 +49,4 @@ inline double DotErrorBound(double abs_sum, size_t n_blocks) {
 
 }  // namespace cpubrrr::testing
 
-#endif  // CPUBRRR_KERNELS_COMMON_DOT_TEST_UTIL_H_
+#endif  // CPUBRRR_KERNELS_TESTING_DOT_TEST_UTIL_H_

@@ -7,8 +7,8 @@
 // a SMOPA kernel could not be tested here. int8 values are exact in fp16, each product
 // (<= 2^14) and each partial block sum (<= 32 * 2^14 = 2^19) is exact in fp32, so the
 // FMOPA result is float(isum) exactly, whatever the hardware's rounding of the pair sums.
-#ifndef CPUBRRR_KERNELS_COMMON_SME_INT8_TILE_H_
-#define CPUBRRR_KERNELS_COMMON_SME_INT8_TILE_H_
+#ifndef CPUBRRR_KERNELS_TILES_SME_INT8_TILE_H_
+#define CPUBRRR_KERNELS_TILES_SME_INT8_TILE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -44,4 +44,4 @@ void SmeInt8BlockTile(const int8_t* wq, const float* ws, const int8_t* xq, const
 
 }  // namespace cpubrrr
 
-#endif  // CPUBRRR_KERNELS_COMMON_SME_INT8_TILE_H_
+#endif  // CPUBRRR_KERNELS_TILES_SME_INT8_TILE_H_

@@ -1,7 +1,7 @@
 // Benchmark helpers for block-dot kernels: weight sets for hot and cold runs, yardsticks,
 // rate counters.
-#ifndef CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
-#define CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
+#ifndef CPUBRRR_KERNELS_BENCH_BENCH_UTIL_H_
+#define CPUBRRR_KERNELS_BENCH_BENCH_UTIL_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -73,8 +73,8 @@ WeightSet<Block> MakeWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
 // scales finite). The last set is cached, so benchmarks of one shape (registered together)
 // share it, only one cold set is alive at a time, and every repetition after a set's first
 // reads pages that were not just written, as a model's weights are not (on this VM runs on
-// freshly written sets read 5-15% faster; the hypervisor's page re-validation is the likely
-// cause, research log sessions 6 and 10).
+// freshly written sets read faster; the hypervisor's page re-validation is the likely
+// cause, research log).
 template <typename Block>
 const WeightSet<Block>& CachedWeightSet(size_t rows, size_t n_blocks, size_t total_bytes,
                                         void (*fix)(Block&)) {
@@ -132,11 +132,10 @@ inline double MeasureReadBandwidthCpuGBs(size_t bytes, int repeats) {
 // timing pauses and the next 8 MiB chunk of a 256 MiB buffer (so each chunk comes from
 // memory) is streamed (StreamRead) in thread CPU time. GBs() is all chunks' bytes over
 // their time, the same statistic as the kernel's rate, taken in the same moments. On the
-// Zen 5 VM of issue #3 one thread's bandwidth swings between about 32 and 45 GB/s from one
-// 6 ms pass to the next; the best of three passes taken before the loop (the yardstick
-// until session 14) sat above the mean the kernel met, and StreamRead itself, timed as a
-// kernel over a cold set, read 88-103% of it, median 94 (98-100% of this one; research
-// log, session 14).
+// Zen 5 VM of issue #3 one thread's bandwidth swings widely from one pass to the next; the
+// best of three passes taken before the loop (the earlier yardstick) sat above the mean the
+// kernel met, and StreamRead itself, timed as a kernel over a cold set, fell short of it on
+// average, while it reads about as fast as this one (research log).
 class SampledYardstick {
  public:
   static constexpr size_t kChunkBytes = size_t{8} << 20;
@@ -222,4 +221,4 @@ void RunStreamReadControl(benchmark::State& state, const WeightSet<Block>& set) 
 
 }  // namespace cpubrrr::bench
 
-#endif  // CPUBRRR_KERNELS_COMMON_BENCH_UTIL_H_
+#endif  // CPUBRRR_KERNELS_BENCH_BENCH_UTIL_H_

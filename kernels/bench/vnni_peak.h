@@ -1,6 +1,6 @@
 // Measures the int8 multiply-accumulate peak of vpdpbusd on this core, for gemm efficiency.
-#ifndef CPUBRRR_KERNELS_COMMON_VNNI_PEAK_H_
-#define CPUBRRR_KERNELS_COMMON_VNNI_PEAK_H_
+#ifndef CPUBRRR_KERNELS_BENCH_VNNI_PEAK_H_
+#define CPUBRRR_KERNELS_BENCH_VNNI_PEAK_H_
 
 namespace cpubrrr {
 
@@ -11,4 +11,4 @@ double MeasureVnniPeakMacsPerSecond(int repeats);
 
 }  // namespace cpubrrr
 
-#endif  // CPUBRRR_KERNELS_COMMON_VNNI_PEAK_H_
+#endif  // CPUBRRR_KERNELS_BENCH_VNNI_PEAK_H_

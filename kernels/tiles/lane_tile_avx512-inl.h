@@ -9,8 +9,8 @@
 // rows: sum += (d_w * d_x) * isum, block by block, as the oracles do, so every result
 // equals the oracle's bit for bit, whatever the tile. Each 32-row panel is decoded once
 // per call into a scratch buffer and then meets every token in tiles of six.
-#ifndef CPUBRRR_KERNELS_COMMON_LANE_TILE_AVX512_INL_H_
-#define CPUBRRR_KERNELS_COMMON_LANE_TILE_AVX512_INL_H_
+#ifndef CPUBRRR_KERNELS_TILES_LANE_TILE_AVX512_INL_H_
+#define CPUBRRR_KERNELS_TILES_LANE_TILE_AVX512_INL_H_
 
 #include <immintrin.h>
 
@@ -283,4 +283,4 @@ void Gemm(const typename Decoder::Block* w, size_t row_stride, size_t rows, cons
 
 }  // namespace cpubrrr::lane_tile
 
-#endif  // CPUBRRR_KERNELS_COMMON_LANE_TILE_AVX512_INL_H_
+#endif  // CPUBRRR_KERNELS_TILES_LANE_TILE_AVX512_INL_H_

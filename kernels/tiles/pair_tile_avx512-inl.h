@@ -1,9 +1,9 @@
 // AVX-512 VNNI gemv tiles over pairs of 32-value weight blocks against Q8_0 activations
 // packed once per call, in ggml's x86 order; MXFP4 and Q8_0 supply how a weight pair
-// decodes. (Their gemms are lane tiles: kernels/common/lane_tile_avx512-inl.h.)
+// decodes. (Their gemms are lane tiles: kernels/tiles/lane_tile_avx512-inl.h.)
 // Include from a translation unit compiled with AVX-512 F/BW/VL/VNNI, FMA and F16C.
-#ifndef CPUBRRR_KERNELS_COMMON_PAIR_TILE_AVX512_INL_H_
-#define CPUBRRR_KERNELS_COMMON_PAIR_TILE_AVX512_INL_H_
+#ifndef CPUBRRR_KERNELS_TILES_PAIR_TILE_AVX512_INL_H_
+#define CPUBRRR_KERNELS_TILES_PAIR_TILE_AVX512_INL_H_
 
 #include <immintrin.h>
 
@@ -178,8 +178,8 @@ void Tile(const typename Decoder::Block* w, size_t row_stride, size_t prefetch_a
     }
   };
   size_t b = 0;
-  // Two pairs per iteration: one pair per iteration read the cold MXFP4 gemv at 17 GB/s
-  // instead of 28 (same instructions otherwise; cause not found).
+  // Two pairs per iteration: one pair per iteration read the cold MXFP4 gemv far slower
+  // (same instructions otherwise; cause not found; research log).
   for (; b + 4 <= n_blocks; b += 4) {
     step(b, std::true_type());
     step(b + 2, std::true_type());
@@ -247,4 +247,4 @@ void Gemv(const typename Decoder::Block* w, size_t row_stride, size_t rows, cons
 
 }  // namespace cpubrrr::pair_tile
 
-#endif  // CPUBRRR_KERNELS_COMMON_PAIR_TILE_AVX512_INL_H_
+#endif  // CPUBRRR_KERNELS_TILES_PAIR_TILE_AVX512_INL_H_

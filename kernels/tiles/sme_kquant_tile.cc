@@ -1,8 +1,8 @@
 // K-quant FMOPA tile and Q8_K activation packing (see sme_kquant_tile.h), inline asm built
 // from sme_tile_asm.h.
-#include "kernels/common/sme_kquant_tile.h"
+#include "kernels/tiles/sme_kquant_tile.h"
 
-#include "kernels/common/sme_tile_asm.h"
+#include "kernels/tiles/sme_tile_asm.h"
 
 namespace cpubrrr {
 

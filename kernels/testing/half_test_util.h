@@ -1,7 +1,7 @@
 // Test fixture shared by the bf16 and f16 weight kernels: every variant against the
 // format's reference on every Highway target (gemv, gemm, row fetch).
-#ifndef CPUBRRR_KERNELS_COMMON_HALF_TEST_UTIL_H_
-#define CPUBRRR_KERNELS_COMMON_HALF_TEST_UTIL_H_
+#ifndef CPUBRRR_KERNELS_TESTING_HALF_TEST_UTIL_H_
+#define CPUBRRR_KERNELS_TESTING_HALF_TEST_UTIL_H_
 
 #include <cmath>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/common/variant_test_util.h"
+#include "kernels/testing/variant_test_util.h"
 #include "kernels/f32/test_util.h"
 
 namespace cpubrrr::testing {
@@ -96,4 +96,4 @@ class HalfWeightsTest : public ::testing::TestWithParam<typename Format::Kernels
 
 }  // namespace cpubrrr::testing
 
-#endif  // CPUBRRR_KERNELS_COMMON_HALF_TEST_UTIL_H_
+#endif  // CPUBRRR_KERNELS_TESTING_HALF_TEST_UTIL_H_
