@@ -1,6 +1,6 @@
-// Early-return helpers for absl::Status and absl::StatusOr in the model code.
-#ifndef CPUBRRR_MODELS_COMMON_STATUS_MACROS_H_
-#define CPUBRRR_MODELS_COMMON_STATUS_MACROS_H_
+// Early-return helpers for absl::Status and absl::StatusOr, for every layer from the runtime up.
+#ifndef CPUBRRR_RUNTIME_STATUS_MACROS_H_
+#define CPUBRRR_RUNTIME_STATUS_MACROS_H_
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -23,4 +23,4 @@
   if (!tmp.ok()) return tmp.status();                 \
   lhs = *std::move(tmp)
 
-#endif  // CPUBRRR_MODELS_COMMON_STATUS_MACROS_H_
+#endif  // CPUBRRR_RUNTIME_STATUS_MACROS_H_

@@ -2,7 +2,7 @@
 #include "models/common/model_config.h"
 
 #include "absl/status/status.h"
-#include "models/common/status_macros.h"
+#include "runtime/status_macros.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/model/architecture.h"
 

@@ -33,7 +33,7 @@ constexpr char kMagic[8] = {'C', 'P', 'B', 'R', 'R', 'P', 'K', '\n'};
 constexpr uint32_t kVersion = 1;  // of Header's and Entry's format: bump when either changes
 constexpr uint64_t kFirstAlign = uint64_t{2} << 20;  // the copies start on a 2 MiB folio,
 // and each matrix on a cache line: the copies lie as RepackWeights lays them out in memory
-// (research log session 13: page-aligned matrices decoded no faster, if anything slower)
+// (research log: page-aligned matrices decoded no faster, if anything slower)
 constexpr uint64_t kAlign = 64;
 
 struct Header {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "models/common/status_macros.h"
+#include "runtime/status_macros.h"
 #include "models/common/tensor_binding.h"
 
 namespace cpubrrr {

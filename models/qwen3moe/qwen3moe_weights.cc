@@ -1,7 +1,7 @@
 // qwen3moe tensor names and shapes (MODEL_SPEC.md section 3).
 #include "models/qwen3moe/qwen3moe_weights.h"
 
-#include "models/common/status_macros.h"
+#include "runtime/status_macros.h"
 #include "models/common/tensor_binding.h"
 
 namespace cpubrrr {

@@ -1,10 +1,10 @@
-// Made-up vocabularies and plan edits around tools/synth's writer.
+// Made-up vocabularies and plan edits around runtime/synth's writer.
 #include "models/testing/synth_model.h"
 
 #include "gtest/gtest.h"
 #include "runtime/gguf/str_cat.h"
 #include "runtime/tokenizer/tokenizer_json.h"
-#include "tools/synth/write_model.h"
+#include "runtime/synth/write_model.h"
 
 namespace cpubrrr {
 namespace {

@@ -1,9 +1,9 @@
 // Measures how fast a whole model file streams through the mapping the models use, against
 // the read yardstick of `cpubrrr bench` (the best of 3 passes over a fresh 1 GiB huge-page
 // buffer), alternating the two each round at the same thread count. On the CI VM the qwen3
-// file reads at 70-100% of the yardstick, median ~80% (docs/RESEARCH_LOG.md, session 7):
-// each pass over it meets a re-validation of every 2 MiB page (page_sweep_probe), which a
-// 1 GiB buffer re-read every few tens of milliseconds rarely does.
+// file reads well below the yardstick (docs/RESEARCH_LOG.md): each pass over it meets a
+// re-validation of every 2 MiB page (page_sweep_probe), which a 1 GiB buffer re-read every
+// few tens of milliseconds rarely does.
 //   bazel run -c opt //runtime/gguf:mapped_read_probe -- FILE [threads=1] [rounds=5]
 #include <algorithm>
 #include <cstdint>

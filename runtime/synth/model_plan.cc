@@ -1,11 +1,11 @@
 // Tensor names, shapes, types, initial spreads and metadata keys per architecture.
-#include "tools/synth/model_plan.h"
+#include "runtime/synth/model_plan.h"
 
 #include <cmath>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "models/common/status_macros.h"
+#include "runtime/status_macros.h"
 
 namespace cpubrrr::synth {
 namespace {

@@ -1,6 +1,6 @@
 // The tensors and metadata of a synthetic gpt-oss or qwen3moe GGUF, for any shape.
-#ifndef CPUBRRR_TOOLS_SYNTH_MODEL_PLAN_H_
-#define CPUBRRR_TOOLS_SYNTH_MODEL_PLAN_H_
+#ifndef CPUBRRR_RUNTIME_SYNTH_MODEL_PLAN_H_
+#define CPUBRRR_RUNTIME_SYNTH_MODEL_PLAN_H_
 
 #include <cstdint>
 #include <string>
@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "quant/ggml_type.h"
 #include "runtime/tokenizer/tokenizer_json.h"
-#include "tools/synth/weight_fill.h"
+#include "runtime/synth/weight_fill.h"
 
 namespace cpubrrr::synth {
 
@@ -78,4 +78,4 @@ uint64_t PlannedTensorBytes(const ModelPlan& plan);
 
 }  // namespace cpubrrr::synth
 
-#endif  // CPUBRRR_TOOLS_SYNTH_MODEL_PLAN_H_
+#endif  // CPUBRRR_RUNTIME_SYNTH_MODEL_PLAN_H_

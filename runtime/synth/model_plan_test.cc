@@ -1,5 +1,5 @@
 // Checks the synthetic model plans: sizes of the full models, types per layer, errors.
-#include "tools/synth/model_plan.h"
+#include "runtime/synth/model_plan.h"
 
 #include "gtest/gtest.h"
 

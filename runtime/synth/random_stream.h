@@ -1,6 +1,6 @@
 // Deterministic counter-based random numbers for synthetic weights (splitmix64).
-#ifndef CPUBRRR_TOOLS_SYNTH_RANDOM_STREAM_H_
-#define CPUBRRR_TOOLS_SYNTH_RANDOM_STREAM_H_
+#ifndef CPUBRRR_RUNTIME_SYNTH_RANDOM_STREAM_H_
+#define CPUBRRR_RUNTIME_SYNTH_RANDOM_STREAM_H_
 
 #include <cmath>
 #include <cstdint>
@@ -47,4 +47,4 @@ class RandomStream {
 
 }  // namespace cpubrrr::synth
 
-#endif  // CPUBRRR_TOOLS_SYNTH_RANDOM_STREAM_H_
+#endif  // CPUBRRR_RUNTIME_SYNTH_RANDOM_STREAM_H_

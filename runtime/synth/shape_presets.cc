@@ -3,7 +3,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "tools/synth/model_plan.h"
+#include "runtime/synth/model_plan.h"
 
 namespace cpubrrr::synth {
 namespace {

@@ -1,5 +1,5 @@
 // Reads trained float32 tensors by name and quantizes them row by row into planned types.
-#include "tools/synth/trained_weights.h"
+#include "runtime/synth/trained_weights.h"
 
 #include <cstring>
 #include <set>

@@ -1,6 +1,6 @@
 // Trained float32 weights (tools/train's weights-f32.gguf) quantized into a planned model.
-#ifndef CPUBRRR_TOOLS_SYNTH_TRAINED_WEIGHTS_H_
-#define CPUBRRR_TOOLS_SYNTH_TRAINED_WEIGHTS_H_
+#ifndef CPUBRRR_RUNTIME_SYNTH_TRAINED_WEIGHTS_H_
+#define CPUBRRR_RUNTIME_SYNTH_TRAINED_WEIGHTS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "runtime/gguf/gguf_file.h"
-#include "tools/synth/model_plan.h"
+#include "runtime/synth/model_plan.h"
 
 namespace cpubrrr::synth {
 
@@ -40,4 +40,4 @@ class TrainedWeights {
 
 }  // namespace cpubrrr::synth
 
-#endif  // CPUBRRR_TOOLS_SYNTH_TRAINED_WEIGHTS_H_
+#endif  // CPUBRRR_RUNTIME_SYNTH_TRAINED_WEIGHTS_H_

@@ -1,5 +1,5 @@
 // Random weight generation per GGML type: float types from values, quantized types from codes.
-#include "tools/synth/weight_fill.h"
+#include "runtime/synth/weight_fill.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include "quant/q5_k.h"
 #include "quant/q6_k.h"
 #include "quant/q8_0.h"
-#include "tools/synth/random_stream.h"
+#include "runtime/synth/random_stream.h"
 
 namespace cpubrrr::synth {
 namespace {

@@ -1,6 +1,6 @@
 // Fills a tensor's bytes with deterministic random weights of a given type and spread.
-#ifndef CPUBRRR_TOOLS_SYNTH_WEIGHT_FILL_H_
-#define CPUBRRR_TOOLS_SYNTH_WEIGHT_FILL_H_
+#ifndef CPUBRRR_RUNTIME_SYNTH_WEIGHT_FILL_H_
+#define CPUBRRR_RUNTIME_SYNTH_WEIGHT_FILL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -26,4 +26,4 @@ void FillWeights(GgmlType type, const WeightInit& init, uint64_t seed,
 
 }  // namespace cpubrrr::synth
 
-#endif  // CPUBRRR_TOOLS_SYNTH_WEIGHT_FILL_H_
+#endif  // CPUBRRR_RUNTIME_SYNTH_WEIGHT_FILL_H_

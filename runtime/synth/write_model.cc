@@ -1,10 +1,10 @@
 // Turns a ModelPlan into GgufWriter calls whose producers make each tensor on demand.
-#include "tools/synth/write_model.h"
+#include "runtime/synth/write_model.h"
 
 #include <type_traits>
 
 #include "runtime/gguf/gguf_writer.h"
-#include "tools/synth/weight_fill.h"
+#include "runtime/synth/weight_fill.h"
 
 namespace cpubrrr::synth {
 namespace {

@@ -1,13 +1,13 @@
 // Streams a planned synthetic model to a GGUF file.
-#ifndef CPUBRRR_TOOLS_SYNTH_WRITE_MODEL_H_
-#define CPUBRRR_TOOLS_SYNTH_WRITE_MODEL_H_
+#ifndef CPUBRRR_RUNTIME_SYNTH_WRITE_MODEL_H_
+#define CPUBRRR_RUNTIME_SYNTH_WRITE_MODEL_H_
 
 #include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
-#include "tools/synth/model_plan.h"
-#include "tools/synth/trained_weights.h"
+#include "runtime/synth/model_plan.h"
+#include "runtime/synth/trained_weights.h"
 
 namespace cpubrrr::synth {
 
@@ -19,4 +19,4 @@ absl::Status WriteModel(const ModelPlan& plan, uint64_t seed, int threads,
 
 }  // namespace cpubrrr::synth
 
-#endif  // CPUBRRR_TOOLS_SYNTH_WRITE_MODEL_H_
+#endif  // CPUBRRR_RUNTIME_SYNTH_WRITE_MODEL_H_

@@ -1,7 +1,7 @@
 // Measures what re-reading mapped memory costs after a pause: reads one byte of every
 // 2 MiB page of a file (a model) every PERIOD seconds and prints each sweep's time and how
-// many first reads took over 2.5 us. On the CI VM (docs/RESEARCH_LOG.md, session 6) every
-// page goes slow (~8 us) about twice a second however often it is read: the reason for
+// many first reads took over 2.5 us. On the CI VM (docs/RESEARCH_LOG.md) every page goes
+// slow about twice a second however often it is read: the reason for
 // runtime/threading/page_warmer.h.
 //   bazel run -c opt //runtime/threading:page_sweep_probe -- FILE [period_s=0.15] [seconds=3]
 #include <chrono>

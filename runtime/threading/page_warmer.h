@@ -23,11 +23,11 @@ struct ByteSpan {
 // Reads the first byte of each span and the start of every later 2 MiB page it reaches,
 // front to back, on its own thread; a newer request replaces what is left of an older one.
 // Why: on the CI VM the hypervisor re-validates every mapped 2 MiB page about twice a
-// second, and the first read of a page after that costs ~8 us (docs/RESEARCH_LOG.md,
-// session 6; //runtime/threading:page_sweep_probe shows it). Routed experts are mostly read
-// for the first time since the last re-validation, so the worker reading them stalls; a
-// thread on an idle core can take those stalls instead. It only reads, so results never
-// depend on it. The thread sleeps on a condition variable between requests.
+// second, and the first read of a page after that is slow (docs/RESEARCH_LOG.md;
+// //runtime/threading:page_sweep_probe shows it). Routed experts are mostly read for the
+// first time since the last re-validation, so the worker reading them stalls; a thread on
+// an idle core can take those stalls instead. It only reads, so results never depend on
+// it. The thread sleeps on a condition variable between requests.
 class PageWarmer {
  public:
   static constexpr size_t kPageBytes = size_t{2} << 20;

@@ -8,8 +8,8 @@
 // q4_k/q4_k_kernels.h). There our token-by-token and batched runs are held to llama.cpp's
 // own change of pass size (its per-row against its default run): the same top token at
 // least as often, and a mean KL within twice its own (the last-bit roundings tip router
-// near-ties, and which ones tip is luck: 0.35x and 1.33x of llama.cpp's on the two tiny
-// models on an Intel Xeon, docs/RESEARCH_LOG.md). Where both share one order, they are equal.
+// near-ties, and which ones tip is luck; the ratios measured on the two tiny models are in
+// docs/RESEARCH_LOG.md). Where both share one order, they are equal.
 #include <cmath>
 #include <cstdio>
 #include <fstream>

@@ -8,7 +8,7 @@
 #include "runtime/gguf/gguf_file.h"
 #include "tests/llama_ref/llama_eval.h"
 #include "tests/llama_ref/tiny_models.h"
-#include "tools/synth/model_plan.h"
+#include "runtime/synth/model_plan.h"
 
 namespace cpubrrr::synth {
 namespace {

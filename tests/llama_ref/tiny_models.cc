@@ -6,7 +6,7 @@
 #include "runtime/gguf/str_cat.h"
 #include "gtest/gtest.h"
 #include "runtime/tokenizer/tokenizer_json.h"
-#include "tools/synth/write_model.h"
+#include "runtime/synth/write_model.h"
 
 namespace cpubrrr {
 namespace {

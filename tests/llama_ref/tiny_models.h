@@ -6,7 +6,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "tools/synth/model_plan.h"
+#include "runtime/synth/model_plan.h"
 
 namespace cpubrrr {
 

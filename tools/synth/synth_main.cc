@@ -14,9 +14,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "runtime/tokenizer/tokenizer_json.h"
-#include "tools/synth/model_plan.h"
-#include "tools/synth/trained_weights.h"
-#include "tools/synth/write_model.h"
+#include "runtime/synth/model_plan.h"
+#include "runtime/synth/trained_weights.h"
+#include "runtime/synth/write_model.h"
 
 ABSL_FLAG(std::string, shape, "gpt-oss-tiny", "shape preset (see --helpfull for the list)");
 ABSL_FLAG(std::string, out, "", "output GGUF path (required)");

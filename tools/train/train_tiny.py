@@ -42,7 +42,7 @@ class Config:
     yarn_original_context: int = 4096
 
 
-# The shapes of tools/synth's presets gpt-oss-trained and qwen3moe-trained.
+# The shapes of runtime/synth's presets gpt-oss-trained and qwen3moe-trained.
 CONFIGS = {
     "gpt-oss": Config("gpt-oss", n_layer=4, n_embd=128, n_head=4, n_head_kv=2, head_dim=32,
                       n_expert=8, n_expert_used=2, n_ff_exp=128, n_vocab=4096,
