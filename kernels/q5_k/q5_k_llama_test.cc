@@ -133,7 +133,10 @@ std::vector<CpuBackend> LoadAvx2Backends() {
 // lengths around the AVX-512 gemv's 8-row tiles and block counts 1 .. 11).
 TEST(Q5KVsLlama, GgmlOrderMatchesLlamaCpuBackendsBitForBit) {
   const std::vector<CpuBackend> backends = LoadAvx2Backends();
-  if (backends.empty()) GTEST_SKIP() << "no AVX2 + FMA llama.cpp CPU backend runs here";
+  if (!HasFeatures(DetectCpuFeatures(), kCpuAvx2)) {
+    GTEST_SKIP() << "this CPU lacks AVX2 + FMA, so no llama.cpp x86 backend with that path runs";
+  }
+  ASSERT_FALSE(backends.empty()) << "no llama.cpp CPU backend with AVX2 + FMA loaded from " << kBackendDir;
   for (const CpuBackend& backend : backends) std::printf("checking %s\n", backend.name.c_str());
   std::vector<const Q5KKernels*> ordered;
   for (const Q5KKernels& k : AllQ5KVariants()) {
