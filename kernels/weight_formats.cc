@@ -22,10 +22,15 @@ std::span<const WeightFormat* const> AllWeightFormats() {
 }
 
 const WeightFormat* FindWeightFormat(GgmlType type) {
-  for (const WeightFormat* f : AllWeightFormats()) {
-    if (f->type == type) return f;
-  }
-  return nullptr;
+  // Indexed by type id, built once: the models look formats up on every product.
+  constexpr size_t kTypes = 64;
+  static const std::array<const WeightFormat*, kTypes> by_type = [] {
+    std::array<const WeightFormat*, kTypes> t{};
+    for (const WeightFormat* f : AllWeightFormats()) t[static_cast<size_t>(f->type)] = f;
+    return t;
+  }();
+  const auto i = static_cast<size_t>(type);
+  return i < kTypes ? by_type[i] : nullptr;
 }
 
 }  // namespace cpubrrr
