@@ -1,6 +1,6 @@
 // AVX-512 VNNI MXFP4 x Q8_0 gemv in ggml's x86 order: two blocks per 512-bit register,
-// nibbles looked up with vpshufb, on the shared pair tile (the gemm is in
-// mxfp4_gemm_avx512.cc).
+// nibbles looked up with vpshufb, on the shared pair tile; the gemm of a few tokens on the
+// same tile, of more on the lane tile (mxfp4_gemm_avx512.cc).
 #include <immintrin.h>
 
 #include "kernels/tiles/pair_tile_avx512-inl.h"
@@ -41,6 +41,17 @@ struct Mxfp4Pairs {
 void Mxfp4GemvAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y) {
   pair_tile::Gemv<Mxfp4Pairs>(w, row_stride, rows, x, n_blocks, y);
+}
+
+void Mxfp4GemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+                     const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
+                     size_t n_blocks, float* y, size_t y_stride) {
+  if (n_tokens < kMxfp4Avx512LaneTileFrom) {
+    pair_tile::FewTokens<Mxfp4Pairs, kMxfp4Avx512LaneTileFrom - 1>(w, row_stride, rows, x, x_stride,
+                                                                   n_tokens, n_blocks, y, y_stride);
+  } else {
+    Mxfp4LaneGemmAvx512(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+  }
 }
 
 }  // namespace cpubrrr

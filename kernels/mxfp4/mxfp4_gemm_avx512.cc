@@ -1,5 +1,6 @@
 // AVX-512 VNNI MXFP4 x Q8_0 gemm on the lane tile (kernels/tiles/lane_tile_avx512-inl.h):
-// bit for bit the oracle's results, for prefill and several tokens per expert.
+// bit for bit the oracle's results, for prefill and several tokens per expert (fewer
+// tokens take the gemv's tile: Mxfp4GemmAvx512 in mxfp4_avx512.cc).
 #include <immintrin.h>
 
 #include <cstddef>
@@ -42,9 +43,9 @@ struct Mxfp4Lanes {
 
 }  // namespace
 
-void Mxfp4GemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
-                     const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
-                     size_t n_blocks, float* y, size_t y_stride) {
+void Mxfp4LaneGemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+                         const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
+                         size_t n_blocks, float* y, size_t y_stride) {
   lane_tile::Gemm<Mxfp4Lanes>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/gemm_bits.h"
 #include "quant/mxfp4.h"
 #include "quant/q8_0.h"
 
@@ -30,10 +31,15 @@ struct Mxfp4Kernels {
   uint32_t required;
   Mxfp4GemvFn gemv;
   Mxfp4GemmFn gemm;
-  // True when the gemm equals the oracle bit for bit on every input (the AVX-512 lane
-  // tile); else it equals the variant's gemv per token bit for bit.
-  bool gemm_is_oracle;
+  // From this many tokens on the gemm equals the oracle bit for bit on every input (the
+  // AVX-512 lane tile, `ref`); below, and always when kGemmIsGemv, it equals the variant's
+  // gemv per token bit for bit.
+  size_t oracle_gemm_from;
 };
+
+// The AVX-512 gemm runs the gemv's pair tile below this many tokens (a few tokens routed to
+// one expert: each weight pair decoded once for all of them), the lane tile from it on.
+inline constexpr size_t kMxfp4Avx512LaneTileFrom = 4;
 
 // Entry points of the variant libraries (:mxfp4_ref, :mxfp4_hwy, :mxfp4_avx2 and
 // :mxfp4_avx512 on x86-64, :mxfp4_neon and :mxfp4_sme on aarch64). Declared for every target; only
@@ -61,6 +67,10 @@ void Mxfp4GemvAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
 void Mxfp4GemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
                      size_t n_blocks, float* y, size_t y_stride);
+// The lane-tile gemm behind Mxfp4GemmAvx512 (the oracle's bits; :mxfp4_gemm_avx512).
+void Mxfp4LaneGemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
+                         const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
+                         size_t n_blocks, float* y, size_t y_stride);
 
 void Mxfp4GemvNeon(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t n_blocks, float* y);

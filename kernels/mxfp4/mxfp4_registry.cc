@@ -8,15 +8,15 @@ namespace {
 constexpr Mxfp4Kernels kVariants[] = {
 #if defined(__aarch64__)
     // ZA-tile gemm; its gemv is the gemm on one token.
-    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, Mxfp4GemvSme, Mxfp4GemmSme, false},
-    {"neon_dot", kCpuNeon | kCpuNeonDot, Mxfp4GemvNeon, Mxfp4GemmNeon, false},
+    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, Mxfp4GemvSme, Mxfp4GemmSme, kGemmIsGemv},
+    {"neon_dot", kCpuNeon | kCpuNeonDot, Mxfp4GemvNeon, Mxfp4GemmNeon, kGemmIsGemv},
 #endif
 #if defined(__x86_64__)
-    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Mxfp4GemvAvx512, Mxfp4GemmAvx512, true},
-    {"avx2", kCpuAvx2, Mxfp4GemvAvx2, Mxfp4GemmAvx2, false},
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Mxfp4GemvAvx512, Mxfp4GemmAvx512, kMxfp4Avx512LaneTileFrom},
+    {"avx2", kCpuAvx2, Mxfp4GemvAvx2, Mxfp4GemmAvx2, kGemmIsGemv},
 #endif
-    {"hwy", kCpuNone, Mxfp4GemvHwy, Mxfp4GemmHwy, false},
-    {"ref", kCpuNone, Mxfp4GemvRef, Mxfp4GemmRef, true},
+    {"hwy", kCpuNone, Mxfp4GemvHwy, Mxfp4GemmHwy, kGemmIsGemv},
+    {"ref", kCpuNone, Mxfp4GemvRef, Mxfp4GemmRef, 1},
 };
 
 }  // namespace

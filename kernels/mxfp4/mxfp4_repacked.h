@@ -44,10 +44,15 @@ void Mxfp4RepackedGemvAvx512(const uint8_t* packed, const Mxfp4RepackedShape& sh
 
 // The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
 // result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t),
-// on the lane tile as Mxfp4GemmAvx512, whose bits (the oracle's) it gives.
+// with Mxfp4GemmAvx512's bits: the gemv's per token below kMxfp4Avx512LaneTileFrom
+// tokens, from there on the lane tile's (the oracle's), which
+// Mxfp4RepackedLaneGemmAvx512 (:mxfp4_repacked_gemm_avx512) computes.
 void Mxfp4RepackedGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                              size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+void Mxfp4RepackedLaneGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                                 size_t group_begin, size_t n_groups, const BlockQ8_0* x,
+                                 size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 // AVX2 (with FMA and F16C) gemv and gemm of the same contract on the same layout
 // (:mxfp4_repacked_avx2, x86-64 only): bit for bit Mxfp4GemvAvx2's results (ggml's AVX2

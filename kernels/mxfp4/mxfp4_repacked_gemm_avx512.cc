@@ -1,5 +1,5 @@
-// AVX-512 VNNI MXFP4 x Q8_0 gemm on the repacked layout (kernels/mxfp4/mxfp4_repacked.h):
-// the repacked lane tile (kernels/tiles/repacked_lane_tile_avx512-inl.h) with an MXFP4
+// AVX-512 VNNI MXFP4 x Q8_0 gemm of several tokens on the repacked layout
+// (kernels/mxfp4/mxfp4_repacked.h): the repacked lane tile (kernels/tiles/repacked_lane_tile_avx512-inl.h) with an MXFP4
 // pair decoder, so results are the oracle's bit for bit.
 #include <immintrin.h>
 
@@ -61,9 +61,9 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
 
 }  // namespace
 
-void Mxfp4RepackedGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
-                             size_t group_begin, size_t n_groups, const BlockQ8_0* x,
-                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+void Mxfp4RepackedLaneGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                                 size_t group_begin, size_t n_groups, const BlockQ8_0* x,
+                                 size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   lane_tile::RepackedGemm(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y,
                           y_stride, [](auto... args) { DecodePair(args...); });
 }

@@ -102,7 +102,7 @@ TYPED_TEST(Mxfp4RepackedTest, GemmGivesTheTwinGemmsBits) {
   for (size_t rows : {3, 13, 300}) {
     for (size_t n_blocks : {1, 17, 90}) {
       const auto w = testing::RandomMxfp4Blocks(rows * n_blocks, 100, 140, rng);
-      for (size_t n_tokens : {1, 5, 17}) {
+      for (size_t n_tokens : {1, 2, 3, 4, 5, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens * x_stride, rng);
         this->CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, TypeParam::TwinGemm);

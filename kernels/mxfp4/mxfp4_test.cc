@@ -89,7 +89,7 @@ TEST_P(Mxfp4Test, WithinBoundOnRealisticInputs) {
   std::mt19937 rng(kKernelSeed + 2);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::uniform_int_distribution<int> pow2(-6, 6);
-  for (size_t n_tokens : {1, 7, 16}) {
+  for (size_t n_tokens : {1, 2, 3, 4, 7, 16}) {
     const Case c{37, 90, 90, n_tokens};
     const auto w = testing::RandomMxfp4Blocks(c.rows * c.row_stride, 100, 140, rng);
     std::vector<float> xf(n_tokens * c.n_blocks * 32);

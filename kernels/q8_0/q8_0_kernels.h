@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/gemm_bits.h"
 #include "quant/q8_0.h"
 
 namespace cpubrrr {
@@ -40,9 +41,10 @@ struct Q8_0Kernels {
   Q8_0QuantizeFn quantize;
   Q8_0GemvFn gemv;
   Q8_0GemmFn gemm;
-  // True when the gemm equals the oracle bit for bit on every input (the AVX-512 lane
-  // tile); else it equals the variant's gemv per token bit for bit.
-  bool gemm_is_oracle;
+  // From this many tokens on the gemm equals the oracle bit for bit on every input (the
+  // AVX-512 lane tile, `ref`: from 1); below, and always when kGemmIsGemv, it equals the
+  // variant's gemv per token bit for bit.
+  size_t oracle_gemm_from;
 };
 
 // Entry points of the variant libraries (:q8_0_ref, :q8_0_hwy, :q8_0_avx2 and :q8_0_avx512 on x86-64,

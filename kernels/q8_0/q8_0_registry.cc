@@ -8,17 +8,17 @@ namespace {
 constexpr Q8_0Kernels kVariants[] = {
 #if defined(__aarch64__)
     // SMOPA gemm; its gemv is the gemm on one token, the quantizer the NEON dotprod one.
-    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, Q8_0GemvSme, Q8_0GemmSme, false},
-    {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, Q8_0GemvNeon, Q8_0GemmNeon, false},
+    {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, QuantizeQ8_0Neon, Q8_0GemvSme, Q8_0GemmSme, kGemmIsGemv},
+    {"neon_dot", kCpuNeon | kCpuNeonDot, QuantizeQ8_0Neon, Q8_0GemvNeon, Q8_0GemmNeon, kGemmIsGemv},
 #endif
 #if defined(__x86_64__)
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, Q8_0GemvAvx512,
-     Q8_0GemmAvx512, true},
+     Q8_0GemmAvx512, 1},
     // The quantizer is Highway's, whose AVX2 target this CPU runs.
-    {"avx2", kCpuAvx2, QuantizeQ8_0Hwy, Q8_0GemvAvx2, Q8_0GemmAvx2, false},
+    {"avx2", kCpuAvx2, QuantizeQ8_0Hwy, Q8_0GemvAvx2, Q8_0GemmAvx2, kGemmIsGemv},
 #endif
-    {"hwy", kCpuNone, QuantizeQ8_0Hwy, Q8_0GemvHwy, Q8_0GemmHwy, false},
-    {"ref", kCpuNone, QuantizeQ8_0Ref, Q8_0GemvRef, Q8_0GemmRef, true},
+    {"hwy", kCpuNone, QuantizeQ8_0Hwy, Q8_0GemvHwy, Q8_0GemmHwy, kGemmIsGemv},
+    {"ref", kCpuNone, QuantizeQ8_0Ref, Q8_0GemvRef, Q8_0GemmRef, 1},
 };
 
 }  // namespace

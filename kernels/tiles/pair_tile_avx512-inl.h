@@ -245,6 +245,31 @@ void Gemv(const typename Decoder::Block* w, size_t row_stride, size_t rows, cons
   Rows<Decoder, kGemvRows, 1>(w, row_stride, rows, xp, 0, n_blocks, y, 0);
 }
 
+// Rows<R = kGemvRows, T> for T = n_tokens, one of 1..kMaxT.
+template <class Decoder, int kMaxT>
+void RowsOfTokens(const typename Decoder::Block* w, size_t row_stride, size_t rows,
+                  const PackedPair* x, size_t pairs_stride, size_t n_tokens, size_t n_blocks,
+                  float* y, size_t y_stride) {
+  if (n_tokens == kMaxT) {
+    Rows<Decoder, kGemvRows, kMaxT>(w, row_stride, rows, x, pairs_stride, n_blocks, y, y_stride);
+  } else if constexpr (kMaxT > 1) {
+    RowsOfTokens<Decoder, kMaxT - 1>(w, row_stride, rows, x, pairs_stride, n_tokens, n_blocks, y,
+                                     y_stride);
+  }
+}
+
+// The gemm of n_tokens <= kMaxT tokens on the gemv's tile: each weight pair is decoded once
+// for all of them, and each token's results are the gemv's bits. x_stride blocks between
+// tokens, y_stride floats between result rows.
+template <class Decoder, int kMaxT>
+void FewTokens(const typename Decoder::Block* w, size_t row_stride, size_t rows,
+               const BlockQ8_0* x, size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+               size_t y_stride) {
+  const size_t pairs = (n_blocks + 1) / 2;
+  const PackedPair* xp = Pack<Decoder::kOrder>(x, x_stride, n_tokens, n_blocks, pairs);
+  RowsOfTokens<Decoder, kMaxT>(w, row_stride, rows, xp, pairs, n_tokens, n_blocks, y, y_stride);
+}
+
 }  // namespace cpubrrr::pair_tile
 
 #endif  // CPUBRRR_KERNELS_TILES_PAIR_TILE_AVX512_INL_H_
