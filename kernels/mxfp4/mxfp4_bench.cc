@@ -78,7 +78,7 @@ void RegisterAll() {
   for (const Mxfp4Kernels& k : AllMxfp4Variants()) {
     if (!HasFeatures(have, k.required)) continue;
     for (const Shape& s : kShapes) {
-      for (size_t n_tokens : {size_t{1}, size_t{4}, size_t{16}}) {
+      for (size_t n_tokens : {size_t{1}, size_t{2}, size_t{4}, size_t{16}}) {
         for (bool cold : {false, true}) {
           // The scalar oracle is for correctness; time it hot only.
           if (cold && std::string(k.name) == "ref") continue;
