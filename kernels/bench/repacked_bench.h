@@ -112,7 +112,7 @@ void RunRepack(benchmark::State& state, size_t rows, size_t n_blocks, Fix fix) {
 // Registers, for each of `shapes` (members name, rows, cols), "<format>/repack/<name>", the
 // control "<format>/stream_read/<name>/cold" (RunStreamReadControl on the shape's cold
 // copies) and, for each variant this CPU runs, "<format>/<variant>_repacked/<name>/
-// <gemv|gemm2|gemm4|gemm16>/<hot|cold>" (no gemv for a variant without one).
+// <gemv|gemm2|gemm3|gemm4|gemm16>/<hot|cold>" (no gemv for a variant without one).
 template <class Format, class Shapes, class Fix>
 void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, double vnni_macs) {
   using Block = typename Format::Block;
@@ -129,7 +129,7 @@ void RegisterRepacked(const std::string& format, const Shapes& shapes, Fix fix, 
   for (const auto& k : Format::Variants()) {
     if (!HasFeatures(DetectCpuFeatures(), k.required)) continue;
     for (const auto& s : shapes) {
-      for (size_t n_tokens : {size_t{1}, size_t{2}, size_t{4}, size_t{16}}) {
+      for (size_t n_tokens : {size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{16}}) {
         if (n_tokens == 1 && k.gemv == nullptr) continue;
         for (bool cold : {false, true}) {
           const std::string name = format + "/" + k.name + "_repacked/" + s.name +

@@ -49,10 +49,11 @@ std::string GemvDiff(GemvFn ours, GemvFn ref, const std::vector<Block>& w, size_
   return FloatBitsDiff(a.data(), b.data(), a.size());
 }
 
-// Runs `ours` and `ref` gemm kernels on one problem; y rows are y_stride floats apart and
-// the gaps must stay untouched. Returns "" when everything matches bit for bit.
-template <typename GemmFn, typename Block>
-std::string GemmDiff(GemmFn ours, GemmFn ref, const std::vector<Block>& w, size_t row_stride,
+// Runs `ours` and `ref` gemm kernels (or callables of their signature) on one problem; y
+// rows are y_stride floats apart and the gaps must stay untouched. Returns "" when
+// everything matches bit for bit.
+template <typename GemmFn, typename RefFn, typename Block>
+std::string GemmDiff(GemmFn ours, RefFn ref, const std::vector<Block>& w, size_t row_stride,
                      size_t rows, const std::vector<BlockQ8K>& x, size_t x_stride, size_t n_tokens,
                      size_t n_blocks, size_t y_stride) {
   std::vector<float> a(n_tokens * y_stride, Sentinel()), b(n_tokens * y_stride, Sentinel());
@@ -117,14 +118,26 @@ class KQuantVariantTest : public ::testing::TestWithParam<typename Format::Kerne
                            n_blocks, 1, n_blocks, rows + 9, Format::AbsSum);
   }
 
-  // The gemm against the oracle, bit for bit for every variant; for a ggml-order gemv,
-  // that gemv on each token too.
+  // The gemm against the oracle bit for bit from the variant's oracle_gemm_from tokens on,
+  // below it against the variant's gemv per token; for a ggml-order gemv, that gemv on
+  // each token too.
   std::string GemmCheck(const std::vector<Block>& w, size_t row_stride, size_t rows,
                         const std::vector<BlockQ8K>& x, size_t x_stride, size_t n_tokens,
                         size_t n_blocks, size_t y_stride) {
     const auto& k = this->GetParam();
-    const std::string gemm = GemmDiff(k.gemm, Format::GemmRef, w, row_stride, rows, x, x_stride,
-                                      n_tokens, n_blocks, y_stride);
+    auto gemv_per_token = [&k](const Block* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                               size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                               size_t y_stride) {
+      for (size_t t = 0; t < n_tokens; ++t) {
+        k.gemv(w, row_stride, rows, x + t * x_stride, n_blocks, y + t * y_stride);
+      }
+    };
+    const std::string gemm =
+        n_tokens >= k.oracle_gemm_from
+            ? GemmDiff(k.gemm, Format::GemmRef, w, row_stride, rows, x, x_stride, n_tokens,
+                       n_blocks, y_stride)
+            : GemmDiff(k.gemm, gemv_per_token, w, row_stride, rows, x, x_stride, n_tokens,
+                       n_blocks, y_stride);
     if (!gemm.empty() || !k.gemv_ggml_x86_order) return gemm;
     return OrderedGemvDiff(k.gemv, Format::GemmRef, Format::GgmlOrderGemm, w, row_stride, rows, x,
                            x_stride, n_tokens, n_blocks, y_stride, Format::AbsSum);
@@ -166,12 +179,13 @@ class KQuantVariantTest : public ::testing::TestWithParam<typename Format::Kerne
   }
 
   // Row counts around the AVX-512 gemm's lane groups and panels (16, 32 rows) and token
-  // counts around its token tile (6), with strided weights, activations and y.
+  // counts below its lane tile (the few-token tile of Q4_K's, on 4-row tiles) and around
+  // its token tile (6), with strided weights, activations and y.
   void CheckGemmAroundLaneTiles() {
     std::mt19937 rng(kSeed);
     for (size_t n_blocks : {1, 3}) {
       for (size_t rows : {15, 16, 17, 31, 32, 33}) {
-        for (size_t n_tokens : {1, 5, 6, 7, 13}) {
+        for (size_t n_tokens : {1, 2, 3, 5, 6, 7, 13}) {
           const size_t row_stride = n_blocks + 1, x_stride = n_blocks + 2, y_stride = rows + 5;
           const auto w = Format::RandomWeights(rows * row_stride, rng);
           const auto x = RandomActivations(n_tokens, x_stride, n_blocks, rng);

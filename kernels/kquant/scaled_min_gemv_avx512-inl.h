@@ -26,30 +26,42 @@ struct alignas(64) GemvX {
   int16_t pairs[32];  // per 128-bit lane: bsum_2j + bsum_2j+1, j = 0..7
 };
 
-// Returns this thread's buffer with x's n_blocks blocks in GemvX order.
-inline const GemvX* PackGemvX(const BlockQ8K* x, size_t n_blocks) {
+// Writes activation block x to *out in GemvX order.
+inline void PackGemvBlock(const BlockQ8K& x, GemvX* out) {
+  for (int h = 0; h < 2; ++h) {
+    const int8_t* src = x.qs + 128 * h;
+    auto quarter = [&](int i) {
+      return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32 * i));
+    };
+    _mm512_store_si512(out->q[2 * h],
+                       _mm512_inserti64x4(_mm512_castsi256_si512(quarter(0)), quarter(2), 1));
+    _mm512_store_si512(out->q[2 * h + 1],
+                       _mm512_inserti64x4(_mm512_castsi256_si512(quarter(1)), quarter(3), 1));
+  }
+  for (int i = 0; i < 8; ++i) {
+    out->xd[i] = x.d;
+    out->xd[8 + i] = -x.d;
+  }
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x.bsums));
+  const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x.bsums + 8));
+  _mm512_store_si512(out->pairs, _mm512_broadcast_i32x4(_mm_hadd_epi16(lo, hi)));
+}
+
+// Returns this thread's buffer with the n_blocks blocks of each of n_tokens tokens (token
+// t's at x + t * x_stride) in GemvX order, token t's at t * n_blocks.
+inline const GemvX* PackGemvX(const BlockQ8K* x, size_t x_stride, size_t n_tokens,
+                              size_t n_blocks) {
   thread_local std::vector<GemvX> buffer;
-  if (buffer.size() < n_blocks) buffer.resize(n_blocks);
-  for (size_t b = 0; b < n_blocks; ++b) {
-    for (int h = 0; h < 2; ++h) {
-      const int8_t* src = x[b].qs + 128 * h;
-      auto quarter = [&](int i) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32 * i));
-      };
-      _mm512_store_si512(buffer[b].q[2 * h],
-                         _mm512_inserti64x4(_mm512_castsi256_si512(quarter(0)), quarter(2), 1));
-      _mm512_store_si512(buffer[b].q[2 * h + 1],
-                         _mm512_inserti64x4(_mm512_castsi256_si512(quarter(1)), quarter(3), 1));
-    }
-    for (int i = 0; i < 8; ++i) {
-      buffer[b].xd[i] = x[b].d;
-      buffer[b].xd[8 + i] = -x[b].d;
-    }
-    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[b].bsums));
-    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[b].bsums + 8));
-    _mm512_store_si512(buffer[b].pairs, _mm512_broadcast_i32x4(_mm_hadd_epi16(lo, hi)));
+  if (buffer.size() < n_tokens * n_blocks) buffer.resize(n_tokens * n_blocks);
+  for (size_t t = 0; t < n_tokens; ++t) {
+    for (size_t b = 0; b < n_blocks; ++b) PackGemvBlock(x[t * x_stride + b], &buffer[t * n_blocks + b]);
   }
   return buffer.data();
+}
+
+// The same for one token.
+inline const GemvX* PackGemvX(const BlockQ8K* x, size_t n_blocks) {
+  return PackGemvX(x, n_blocks, 1, n_blocks);
 }
 
 // UnpackQ4KScales (kernels/kquant/q4_k_scales.h) on four rows at once: headers as the tile's Headers returns them in, per

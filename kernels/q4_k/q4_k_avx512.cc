@@ -1,16 +1,22 @@
 // AVX-512 VNNI Q4_K x Q8_K gemv on the GGUF layout, 8-row tiles of q4_k_gemv_tile_avx512-inl.h
-// (ggml's float order); the gemm, in the oracle's order, is in q4_k_gemm_avx512.cc.
+// (ggml's float order), and the gemm: below kQ4KAvx512LaneTileFrom tokens the same tile on
+// a few tokens at once, from it on the lane tile of q4_k_gemm_avx512.cc (the oracle's order).
 #include "kernels/q4_k/q4_k_avx512.h"
 
 #include <immintrin.h>
 
+#include <algorithm>
+
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/gemv_tiles.h"
 #include "kernels/q4_k/q4_k_gemv_tile_avx512-inl.h"
+#include "kernels/q4_k/q4_k_kernels.h"
+#include "kernels/tiles/token_tiles.h"
 
 namespace cpubrrr {
 namespace {
 
+using q4_k_gemv::FewTokensTile;
 using q4_k_gemv::GemvTile;
 using q4_k_gemv::GemvX;
 using q4_k_gemv::PackGemvX;
@@ -79,6 +85,24 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 };
 
 }  // namespace
+
+void Q4KGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  if (n_tokens >= kQ4KAvx512LaneTileFrom) {
+    Q4KLaneGemmAvx512(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  const GemvX* xp = PackGemvX(x, x_stride, n_tokens, n_blocks);
+  WithCount<kQ4KAvx512LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
+    for (size_t r = 0; r < rows; r += 4) {
+      WithCount<4>(std::min<size_t>(4, rows - r), [&](auto tile_rows) {
+        constexpr int R = decltype(tile_rows)::value;
+        FewTokensTile<R, decltype(tokens)::value>(GgufRows<R>{w + r * row_stride, row_stride, nullptr},
+                                                  xp, n_blocks, n_blocks, y + r, y_stride);
+      });
+    }
+  });
+}
 
 void Q4KGemvAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y) {

@@ -1,5 +1,5 @@
-// AVX-512 VNNI Q4_K x Q8_K gemm on the K-quant lane tile
-// (kernels/kquant/lane_tile_kquant_avx512-inl.h): bit for bit the oracle's results.
+// AVX-512 VNNI Q4_K x Q8_K gemm of kQ4KAvx512LaneTileFrom tokens or more on the K-quant
+// lane tile (kernels/kquant/lane_tile_kquant_avx512-inl.h): bit for bit the oracle's results.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -35,8 +35,9 @@ struct Q4KLanes {
 
 }  // namespace
 
-void Q4KGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void Q4KLaneGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                       size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                       size_t y_stride) {
   kquant_lanes::Gemm<Q4KLanes>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 

@@ -18,14 +18,15 @@ namespace {
 
 constexpr std::array kVariants = {
 #if defined(__x86_64__)
-    Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512, true},
-    Q4KKernels{"avx2", kCpuAvx2, Q4KGemvAvx2, Q4KGemmAvx2, false},
+    Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512, true,
+               kQ4KAvx512LaneTileFrom},
+    Q4KKernels{"avx2", kCpuAvx2, Q4KGemvAvx2, Q4KGemmAvx2, false, 1},
 #elif defined(__aarch64__)
-    Q4KKernels{"sme", kCpuSme, Q4KGemvSme, Q4KGemmSme, false},
-    Q4KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q4KGemvNeon, Q4KGemmNeon, false},
+    Q4KKernels{"sme", kCpuSme, Q4KGemvSme, Q4KGemmSme, false, 1},
+    Q4KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q4KGemvNeon, Q4KGemmNeon, false, 1},
 #endif
-    Q4KKernels{"hwy", kCpuNone, Q4KGemvHwy, Q4KGemmHwy, false},
-    Q4KKernels{"ref", kCpuNone, Q4KGemvRef, Q4KGemmRef, false},
+    Q4KKernels{"hwy", kCpuNone, Q4KGemvHwy, Q4KGemmHwy, false, 1},
+    Q4KKernels{"ref", kCpuNone, Q4KGemvRef, Q4KGemmRef, false, 1},
 };
 
 }  // namespace

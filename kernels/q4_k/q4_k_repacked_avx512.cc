@@ -1,15 +1,20 @@
 // AVX-512 VNNI Q4_K x Q8_K gemv on the repacked layout (kernels/q4_k/q4_k_repacked.h): the
 // GGUF gemv's tile (q4_k_gemv_tile_avx512-inl.h) on one group of four rows at a time, so
-// one stream instead of eight and the four headers in one load; the same bits.
+// one stream instead of eight and the four headers in one load; the same bits. And the
+// gemm: below kQ4KAvx512LaneTileFrom tokens the tile on a few tokens at once, from it on
+// the lane tile of q4_k_repacked_gemm_avx512.cc.
 #include <immintrin.h>
 
 #include "kernels/common/prefetch.h"
 #include "kernels/q4_k/q4_k_gemv_tile_avx512-inl.h"
+#include "kernels/q4_k/q4_k_kernels.h"
 #include "kernels/q4_k/q4_k_repacked.h"
+#include "kernels/tiles/token_tiles.h"
 
 namespace cpubrrr {
 namespace {
 
+using q4_k_gemv::FewTokensTile;
 using q4_k_gemv::GemvTile;
 using q4_k_gemv::GemvX;
 
@@ -72,6 +77,31 @@ void Q4KRepackedGemvAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
   ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
     kGroups[valid_rows - 1](GroupRows{packed + g * group_bytes, end - 64}, xp, shape.n_blocks,
                             y + (g - group_begin) * kRepackedRows);
+  });
+}
+
+void Q4KRepackedGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
+                           size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                           size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+  if (n_tokens >= kQ4KAvx512LaneTileFrom) {
+    Q4KRepackedLaneGemmAvx512(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
+  const size_t group_bytes = shape.GroupBytes();
+  const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);
+  if (group_end <= group_begin) return;
+  const uint8_t* end = packed + group_end * group_bytes;
+  PrefetchFirstLines(packed + group_begin * group_bytes, end, kPrefetchBytes);
+  const size_t n_blocks = shape.n_blocks;
+  const GemvX* xp = q4_k_gemv::PackGemvX(x, x_stride, n_tokens, n_blocks);
+  WithCount<kQ4KAvx512LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
+    ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
+      WithCount<kRepackedRows>(valid_rows, [&](auto group_rows) {
+        FewTokensTile<decltype(group_rows)::value, decltype(tokens)::value>(
+            GroupRows{packed + g * group_bytes, end - 64}, xp, n_blocks, n_blocks,
+            y + (g - group_begin) * kRepackedRows, y_stride);
+      });
+    });
   });
 }
 

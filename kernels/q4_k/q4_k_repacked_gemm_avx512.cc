@@ -1,5 +1,5 @@
-// AVX-512 VNNI Q4_K x Q8_K gemm on the repacked layout (kernels/q4_k/q4_k_repacked.h): the
-// repacked K-quant lane tile (kernels/kquant/repacked_lane_tile_kquant_avx512-inl.h) with
+// AVX-512 VNNI Q4_K x Q8_K gemm of kQ4KAvx512LaneTileFrom tokens or more on the repacked
+// layout (kernels/q4_k/q4_k_repacked.h): the repacked K-quant lane tile (kernels/kquant/repacked_lane_tile_kquant_avx512-inl.h) with
 // the GGUF gemm's decode pointed at the repacked rows, so results are the oracle's bit for
 // bit.
 #include <immintrin.h>
@@ -39,9 +39,9 @@ struct Q4KRepackedLanes {
 
 }  // namespace
 
-void Q4KRepackedGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
-                           size_t group_begin, size_t n_groups, const BlockQ8K* x,
-                           size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+void Q4KRepackedLaneGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
+                               size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                               size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   kquant_lanes::RepackedGemm<Q4KRepackedLanes>(packed, shape, group_begin, n_groups, x, x_stride,
                                                n_tokens, y, y_stride);
 }

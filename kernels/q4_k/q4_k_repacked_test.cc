@@ -1,6 +1,6 @@
 // Each variant on repacked Q4_K gives its GGUF-layout twin's bits over shapes around the
 // layout and on the largest integer sums: the AVX-512 gemv Q4KGemvAvx512's (ggml's x86
-// order), the AVX2 one Q4KGemvAvx2's (the oracle's), and both gemms the oracle's.
+// order), the AVX2 one Q4KGemvAvx2's (the oracle's), and each gemm its twin gemm's.
 #include <cstring>
 #include <random>
 #include <string>
@@ -97,15 +97,15 @@ TYPED_TEST(Q4KRepackedTest, ExtremeValuesGiveTheExactSum) {
   }
 }
 
-// The gemm against the twin's (the oracle's bits): whole and partial 32-row panels of the
-// AVX-512 lane tile, starting groups past 0, strided tokens, token counts around its tile
-// of 6.
+// The gemm against the twin's: whole and partial 32-row panels of the AVX-512 lane tile,
+// starting groups past 0, strided tokens, token counts around the few-token tile (below 4)
+// and the lane tile's token tile of 6; rows of up to 4 blocks and longer.
 TYPED_TEST(Q4KRepackedTest, GemmGivesTheTwinGemmsBits) {
   std::mt19937 rng(testing::kKernelSeed + 2);
   for (size_t rows : {3, 13, 45, 300}) {
-    for (size_t n_blocks : {1, 3, 9}) {
+    for (size_t n_blocks : {1, 3, 5, 9}) {
       const auto w = testing::RandomQ4KWeights(rows * n_blocks, rng);
-      for (size_t n_tokens : {1, 5, 7, 17}) {
+      for (size_t n_tokens : {1, 2, 3, 4, 5, 7, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
         this->CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, TypeParam::TwinGemm);

@@ -29,11 +29,14 @@ struct Q5KKernels {
   uint32_t required;  // CpuFeature bits (kernels/common/cpu_features.h) the variant needs
   Q5KGemvFn gemv;
   Q5KGemmFn gemm;
-  // The gemm of every variant is bit-identical to the oracle (Q5KGemmRef). The gemv is too
-  // when this is false; when true (avx512_vnni) it follows ggml's x86 order for Q5_K
-  // instead (ggml_vec_dot_q5_K_q8_K, kernels/kquant/ggml_x86_order.h), the order that makes
-  // our decode outputs equal llama.cpp's, within DotErrorBound of the oracle.
+  // The gemv is bit-identical to the oracle (Q5KGemvRef) when this is false; when true
+  // (avx512_vnni) it follows ggml's x86 order instead (ggml_vec_dot_q5_K_q8_K,
+  // kernels/kquant/ggml_x86_order.h), the order that makes our decode outputs equal
+  // llama.cpp's, within DotErrorBound of the oracle.
   bool gemv_ggml_x86_order;
+  // From this many tokens on the gemm equals the oracle (Q5KGemmRef) bit for bit; below,
+  // it equals the variant's gemv per token bit for bit (1 for every variant today).
+  size_t oracle_gemm_from;
 };
 
 }  // namespace cpubrrr

@@ -1,14 +1,15 @@
-// AVX-512 VNNI Q6_K x Q8_K gemv (vpdpbusd on unsigned 6-bit quants) in ggml's float order;
-// the gemm, in the oracle's order, is in q6_k_gemm_avx512.cc.
+// AVX-512 VNNI Q6_K x Q8_K gemv (vpdpbusd on unsigned 6-bit quants) in ggml's float order,
+// and the gemm: the gemv per token below kQ6KAvx512LaneTileFrom tokens, from it on the lane
+// tile of q6_k_gemm_avx512.cc (the oracle's order).
 #include "kernels/q6_k/q6_k_avx512.h"
 
 #include <immintrin.h>
-
 
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
 #include "kernels/kquant/gemv_tiles.h"
 #include "kernels/kquant/ggml_x86_order.h"
+#include "kernels/q6_k/q6_k_kernels.h"
 
 namespace cpubrrr {
 namespace {
@@ -171,6 +172,17 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 void Q6KGemvAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t n_blocks, float* y) {
   GemvByTiles(kGemvTiles, w, row_stride, rows, y, x, n_blocks);
+}
+
+void Q6KGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  if (n_tokens >= kQ6KAvx512LaneTileFrom) {
+    Q6KLaneGemmAvx512(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  for (size_t t = 0; t < n_tokens; ++t) {
+    Q6KGemvAvx512(w, row_stride, rows, x + t * x_stride, n_blocks, y + t * y_stride);
+  }
 }
 
 }  // namespace cpubrrr

@@ -1,5 +1,5 @@
-// AVX-512 VNNI Q6_K x Q8_K gemm on the K-quant lane tile
-// (kernels/kquant/lane_tile_kquant_avx512-inl.h): bit for bit the oracle's results.
+// AVX-512 VNNI Q6_K x Q8_K gemm of kQ6KAvx512LaneTileFrom tokens or more on the K-quant lane
+// tile (kernels/kquant/lane_tile_kquant_avx512-inl.h): bit for bit the oracle's results.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -67,8 +67,9 @@ struct Q6KLanes {
 
 }  // namespace
 
-void Q6KGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void Q6KLaneGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                       size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                       size_t y_stride) {
   kquant_lanes::Gemm<Q6KLanes>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 

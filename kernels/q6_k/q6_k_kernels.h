@@ -29,13 +29,20 @@ struct Q6KKernels {
   uint32_t required;  // CpuFeature bits (kernels/common/cpu_features.h) the variant needs
   Q6KGemvFn gemv;
   Q6KGemmFn gemm;
-  // The gemm of every variant is bit-identical to the oracle (Q6KGemmRef). The gemv is too
-  // when this is false; when true (avx512_vnni) it follows ggml's x86 order instead
-  // (ggml_vec_dot_q6_K_q8_K, kernels/kquant/ggml_x86_order.h), the order that makes our decode
-  // outputs equal llama.cpp's, within DotErrorBound of the oracle (so there a token's
-  // gemm and gemv results may differ in the last bits).
+  // The gemv is bit-identical to the oracle (Q6KGemvRef) when this is false; when true
+  // (avx512_vnni) it follows ggml's x86 order instead (ggml_vec_dot_q6_K_q8_K,
+  // kernels/kquant/ggml_x86_order.h), the order that makes our decode outputs equal
+  // llama.cpp's, within DotErrorBound of the oracle.
   bool gemv_ggml_x86_order;
+  // From this many tokens on the gemm equals the oracle (Q6KGemmRef) bit for bit; below,
+  // it equals the variant's gemv per token bit for bit.
+  size_t oracle_gemm_from;
 };
+
+// The AVX-512 gemm runs the gemv's code below this many tokens (a few tokens routed to one
+// expert: on the repacked layout each row decoded once for all of them), the K-quant lane
+// tile from it on.
+inline constexpr size_t kQ6KAvx512LaneTileFrom = 4;
 
 }  // namespace cpubrrr
 

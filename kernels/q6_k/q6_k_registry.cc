@@ -18,14 +18,15 @@ namespace {
 
 constexpr std::array kVariants = {
 #if defined(__x86_64__)
-    Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512, true},
-    Q6KKernels{"avx2", kCpuAvx2, Q6KGemvAvx2, Q6KGemmAvx2, false},
+    Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512, true,
+               kQ6KAvx512LaneTileFrom},
+    Q6KKernels{"avx2", kCpuAvx2, Q6KGemvAvx2, Q6KGemmAvx2, false, 1},
 #elif defined(__aarch64__)
-    Q6KKernels{"sme", kCpuSme, Q6KGemvSme, Q6KGemmSme, false},
-    Q6KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q6KGemvNeon, Q6KGemmNeon, false},
+    Q6KKernels{"sme", kCpuSme, Q6KGemvSme, Q6KGemmSme, false, 1},
+    Q6KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q6KGemvNeon, Q6KGemmNeon, false, 1},
 #endif
-    Q6KKernels{"hwy", kCpuNone, Q6KGemvHwy, Q6KGemmHwy, false},
-    Q6KKernels{"ref", kCpuNone, Q6KGemvRef, Q6KGemmRef, false},
+    Q6KKernels{"hwy", kCpuNone, Q6KGemvHwy, Q6KGemmHwy, false, 1},
+    Q6KKernels{"ref", kCpuNone, Q6KGemvRef, Q6KGemmRef, false, 1},
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// AVX-512 VNNI Q6_K x Q8_K gemm on the repacked layout (kernels/q6_k/q6_k_repacked.h): the
+// AVX-512 VNNI Q6_K x Q8_K gemm of kQ6KAvx512LaneTileFrom tokens or more on the repacked layout (kernels/q6_k/q6_k_repacked.h): the
 // repacked K-quant lane tile (kernels/kquant/repacked_lane_tile_kquant_avx512-inl.h) with a
 // decoder of the A, B, C vectors, so results are the oracle's bit for bit.
 #include <immintrin.h>
@@ -60,9 +60,9 @@ struct Q6KRepackedLanes {
 
 }  // namespace
 
-void Q6KRepackedGemmAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
-                           size_t group_begin, size_t n_groups, const BlockQ8K* x,
-                           size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+void Q6KRepackedLaneGemmAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
+                               size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                               size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   kquant_lanes::RepackedGemm<Q6KRepackedLanes>(packed, shape, group_begin, n_groups, x, x_stride,
                                                n_tokens, y, y_stride);
 }

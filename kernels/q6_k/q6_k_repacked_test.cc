@@ -1,6 +1,6 @@
 // Each variant on repacked Q6_K gives its GGUF-layout twin's bits over shapes around the
 // layout and on the largest integer sums: the AVX-512 gemv Q6KGemvAvx512's (ggml's x86
-// order), the AVX2 one Q6KGemvAvx2's (the oracle's), and both gemms the oracle's.
+// order), the AVX2 one Q6KGemvAvx2's (the oracle's), and each gemm its twin gemm's.
 #include <cstring>
 #include <random>
 #include <string>
@@ -101,15 +101,15 @@ TYPED_TEST(Q6KRepackedTest, ExtremeValuesGiveTheExactSum) {
   }
 }
 
-// The gemm against the twin's (the oracle's bits): whole and partial 32-row panels of the
-// AVX-512 lane tile, starting groups past 0, strided tokens, token counts around its tile
-// of 6.
+// The gemm against the twin's: whole and partial 32-row panels of the AVX-512 lane tile,
+// starting groups past 0, strided tokens, token counts around the few-token path (below 4)
+// and the lane tile's token tile of 6.
 TYPED_TEST(Q6KRepackedTest, GemmGivesTheTwinGemmsBits) {
   std::mt19937 rng(testing::kKernelSeed + 2);
   for (size_t rows : {3, 13, 45, 300}) {
     for (size_t n_blocks : {1, 3, 9}) {
       const auto w = testing::RandomQ6KWeights(rows * n_blocks, rng);
-      for (size_t n_tokens : {1, 5, 7, 17}) {
+      for (size_t n_tokens : {1, 2, 3, 4, 5, 7, 17}) {
         const size_t x_stride = n_blocks + 1;
         const auto x = testing::RandomActivations(n_tokens, x_stride, n_blocks, rng);
         this->CompareGemm(w, {rows, n_blocks}, x.data(), x_stride, n_tokens, TypeParam::TwinGemm);

@@ -1,5 +1,6 @@
 // The row and token loops of a gemv and a gemm whose tile computes one weight row against
-// T tokens at once (T = 1 for the gemv and for the gemm's leftover tokens).
+// T tokens at once (T = 1 for the gemv and for the gemm's leftover tokens), and the pick of
+// a compile-time count at run time.
 #ifndef CPUBRRR_KERNELS_TILES_TOKEN_TILES_H_
 #define CPUBRRR_KERNELS_TILES_TOKEN_TILES_H_
 
@@ -33,6 +34,17 @@ void GemmByTokenTiles(const W* w, size_t row_stride, size_t rows, const X* x, si
       tile(std::integral_constant<int, 1>{}, row, x + t * x_stride, size_t{0}, n_blocks,
            y + t * y_stride + r, size_t{0});
     }
+  }
+}
+
+// Calls fn(std::integral_constant<int, N>{}) for N = n, one of 1..kMax: a row or token
+// count that a tile takes at compile time, picked at run time.
+template <int kMax, typename Fn>
+void WithCount(size_t n, Fn&& fn) {
+  if (n == kMax) {
+    fn(std::integral_constant<int, kMax>{});
+  } else if constexpr (kMax > 1) {
+    WithCount<kMax - 1>(n, fn);
   }
 }
 
