@@ -1,7 +1,8 @@
 // AVX2 MXFP4 x Q8_0 gemv and gemm in ggml's AVX2 order: per row and token, blocks in
 // pairs on two accumulators (nibbles looked up with vpshufb), an odd last block added in
-// scalar code. The gemm decodes each weight block once for up to four tokens and gives
-// each token the gemv's bits.
+// scalar code. The gemm of fewer than kMxfp4Avx2LaneTileFrom tokens decodes each weight
+// block once for all of them and gives each token the gemv's bits; from there on the lane
+// tile (mxfp4_gemm_avx2.cc) gives the oracle's.
 #include <immintrin.h>
 
 #include "kernels/tiles/avx2_dot-inl.h"
@@ -60,7 +61,7 @@ void RowTile(const BlockMxfp4* row, const BlockQ8_0* x, size_t x_stride, size_t 
   }
 }
 
-// RowTile<T>, as the token-tile loops call it.
+// RowTile<1>, as the gemv's row loop calls it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
 }  // namespace
@@ -71,8 +72,15 @@ void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const Bl
 
 void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                    size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  // Tiles of 4 tokens share each decoded weight block.
-  GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);
+  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
+    Mxfp4LaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  WithCount<kMxfp4Avx2LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
+    for (size_t r = 0; r < rows; ++r) {
+      RowTile<decltype(tokens)::value>(w + r * row_stride, x, x_stride, n_blocks, y + r, y_stride);
+    }
+  });
 }
 
 }  // namespace cpubrrr

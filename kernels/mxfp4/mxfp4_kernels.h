@@ -32,7 +32,7 @@ struct Mxfp4Kernels {
   Mxfp4GemvFn gemv;
   Mxfp4GemmFn gemm;
   // From this many tokens on the gemm equals the oracle bit for bit on every input (the
-  // AVX-512 lane tile, `ref`); below, and always when kGemmIsGemv, it equals the variant's
+  // AVX-512 and AVX2 lane tiles, `ref`); below, and always when kGemmIsGemv, it equals the variant's
   // gemv per token bit for bit.
   size_t oracle_gemm_from;
 };
@@ -40,6 +40,10 @@ struct Mxfp4Kernels {
 // The AVX-512 gemm runs the gemv's pair tile below this many tokens (a few tokens routed to
 // one expert: each weight pair decoded once for all of them), the lane tile from it on.
 inline constexpr size_t kMxfp4Avx512LaneTileFrom = 4;
+
+// The AVX2 gemm runs the gemv's row tile below this many tokens, the AVX2 lane tile from
+// it on.
+inline constexpr size_t kMxfp4Avx2LaneTileFrom = 4;
 
 // Entry points of the variant libraries (:mxfp4_ref, :mxfp4_hwy, :mxfp4_avx2 and
 // :mxfp4_avx512 on x86-64, :mxfp4_neon and :mxfp4_sme on aarch64). Declared for every target; only
@@ -61,6 +65,11 @@ void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const Bl
 void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                    size_t y_stride);
+
+// The lane-tile gemm behind Mxfp4GemmAvx2 (the oracle's bits; :mxfp4_gemm_avx2).
+void Mxfp4LaneGemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                       size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                       size_t y_stride);
 
 void Mxfp4GemvAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y);

@@ -55,13 +55,18 @@ void Mxfp4RepackedLaneGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape
                                  size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 // AVX2 (with FMA and F16C) gemv and gemm of the same contract on the same layout
-// (:mxfp4_repacked_avx2, x86-64 only): bit for bit Mxfp4GemvAvx2's results (ggml's AVX2
-// order), the gemm token by token.
+// (:mxfp4_repacked_avx2, x86-64 only), with Mxfp4GemmAvx2's bits: the gemv (ggml's AVX2
+// order) token by token below kMxfp4Avx2LaneTileFrom tokens, from there on the AVX2 lane
+// tile's (the oracle's), which Mxfp4RepackedLaneGemmAvx2 (:mxfp4_repacked_gemm_avx2)
+// computes.
 void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
 void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+void Mxfp4RepackedLaneGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                               size_t group_begin, size_t n_groups, const BlockQ8_0* x,
+                               size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 // A variant on the repacked layout (kernels/common/repacked_variant.h).
 using Mxfp4RepackedKernels = RepackedVariant<Mxfp4RepackedShape, BlockQ8_0>;

@@ -1,14 +1,19 @@
-// AVX2 MXFP4 x Q8_0 gemv and gemm on the repacked layout (kernels/mxfp4/mxfp4_repacked.h),
-// with Mxfp4GemvAvx2's bits (ggml's AVX2 order): one 32-byte load of nibbles decodes half a
-// pair for two rows, one exponent load gives the four rows' scales of a pair, and a row's
-// int32 lanes are ggml's partial dots of four values, so its two chains keep their order.
+// AVX2 MXFP4 x Q8_0 gemv, and gemm of a few tokens, on the repacked layout
+// (kernels/mxfp4/mxfp4_repacked.h), with Mxfp4GemvAvx2's bits (ggml's AVX2 order): one
+// 32-byte load of nibbles decodes half a pair for two rows, one exponent load gives the
+// four rows' scales of a pair, and a row's int32 lanes are ggml's partial dots of four
+// values, so its two chains keep their order. More tokens take the lane tile
+// (mxfp4_repacked_gemm_avx2.cc).
 #include <immintrin.h>
 
 #include <vector>
 
 #include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/common/prefetch.h"
+#include "kernels/mxfp4/code_plus12.h"
+#include "kernels/mxfp4/e8m0_avx2-inl.h"
 #include "kernels/mxfp4/e8m0_table.h"
+#include "kernels/mxfp4/mxfp4_kernels.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
 #include "quant/mxfp4.h"
 
@@ -20,11 +25,8 @@ using Shape = Mxfp4RepackedShape;
 // How far ahead in the stream of groups each pair prefetches (as the AVX-512 gemv).
 constexpr size_t kPrefetchBytes = size_t{10} << 10;
 
-// vpmaddubsw multiplies unsigned by signed bytes, so the lookup gives each code's doubled
-// E2M1 value plus 12 (0..24) and the kernels take 12 times the activation sums back off.
-// A pair sum is below 2 * 24 * 127 < 32768, so it never saturates.
-alignas(32) constexpr uint8_t kCodePlus12[32] = {12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0,
-                                                 12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0};
+// A pair sum of the lookup's values (kMxfp4CodePlus12, 0..24) is below 2 * 24 * 127 <
+// 32768, so vpmaddubsw never saturates.
 
 // One token's activation blocks 2p and 2p + 1 in the layout's order: `lows` holds values
 // 0-15 of both blocks, `highs` values 16-31 (as the nibble vectors hold them).
@@ -36,7 +38,7 @@ struct alignas(32) PackedPair {
 
 // Returns 12 * the sum of each int32 lane's four signed bytes of q.
 inline __m256i Offsets(__m256i q) {
-  return _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), q), _mm256_set1_epi16(12));
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), q), _mm256_set1_epi16(kMxfp4CodeOffset));
 }
 
 // Returns this thread's buffer holding the whole pairs of n_tokens tokens (`pairs` each).
@@ -61,14 +63,9 @@ const PackedPair* Pack(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, siz
   return buffer.data();
 }
 
-// Returns 2^(e - 128) for the eight exponent bytes at `p`, as kE8m0Half has it: float
-// exponent field e - 1 for e >= 2, the subnormals 2^-128 and 2^-127 for e = 0 and 1.
+// Returns 2^(e - 128) for the eight exponent bytes at `p`, as kE8m0Half has it.
 inline __m256 HalfScales(const uint8_t* p) {
-  const __m256i e = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
-  const __m256i normal = _mm256_slli_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(1)), 23);
-  const __m256i subnormal = _mm256_sllv_epi32(_mm256_set1_epi32(0x00200000), e);
-  const __m256i small = _mm256_cmpgt_epi32(_mm256_set1_epi32(2), e);
-  return _mm256_castsi256_ps(_mm256_blendv_epi8(normal, subnormal, small));
+  return E8m0HalfLanesAvx2(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
 }
 
 // Adds one row's partial dots of a pair to its chains: `low` and `high` hold the row's
@@ -117,7 +114,7 @@ __attribute__((always_inline)) inline void AddPair(const uint8_t* exponents, con
 // whole pairs; then each row's sum, plus a lone last block, goes to y.
 void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const BlockQ8_0* x_blocks, float* y,
            size_t valid_rows) {
-  const __m256i lut = avx2::Load(kCodePlus12);
+  const __m256i lut = avx2::Load(kMxfp4CodePlus12);
   __m256 low0 = _mm256_setzero_ps(), low1 = low0, low2 = low0, low3 = low0;
   __m256 high0 = low0, high1 = low0, high2 = low0, high3 = low0;
   const size_t whole_pairs = n_blocks / 2;
@@ -171,6 +168,10 @@ void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shap
 void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
                            size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
                            size_t y_stride) {
+  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
+    Mxfp4RepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
   const size_t pairs = shape.n_blocks / 2;
   const PackedPair* xp = Pack(x, x_stride, n_tokens, pairs);
   const size_t group_bytes = shape.GroupBytes();

@@ -1,0 +1,189 @@
+// AVX2 gemm with one weight row per int32 lane, for 32-value block formats against Q8_0
+// activations, in the scalar oracle's float order; formats supply a block decoder.
+// Include from a translation unit compiled with AVX2, FMA, F16C and -ffp-contract=off
+// (the oracle's multiplies and adds are separate roundings).
+//
+// Eight rows share a register: lane i holds four weight bytes of row i, so one vpmaddubsw
+// with the matching four activation bytes broadcast advances eight rows' dots. The weights
+// enter as unsigned bytes (value plus the format's offset, at most kMaxUnsigned), so the
+// int16 sums of four vpmaddubsw (eight products) cannot saturate; vpmaddwd widens each
+// half block to int32, and the float step runs once per block for eight rows:
+// sum += (d_w * d_x) * isum, block by block, as the oracles do, so every result equals the
+// oracle's bit for bit, whatever the tile. Each 8-row panel is decoded once per call into
+// a scratch buffer and then meets every token in tiles of up to four.
+#ifndef CPUBRRR_KERNELS_TILES_LANE_TILE_AVX2_INL_H_
+#define CPUBRRR_KERNELS_TILES_LANE_TILE_AVX2_INL_H_
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "kernels/tiles/token_tiles.h"
+#include "quant/fp16.h"
+#include "quant/q8_0.h"
+
+namespace cpubrrr::lane_tile_avx2 {
+
+constexpr int kPanelRows = 8;  // rows per register
+constexpr int kTokenTile = 4;  // tokens per register tile
+
+// The largest unsigned weight byte a decoder may write: eight products of at most
+// kMaxUnsigned * 127 (or * 128) each stay below 32768 in an int16 lane.
+constexpr int kMaxUnsigned = 31;
+
+// One block of eight rows ready for vpmaddubsw: q[k] holds in lane i the values
+// 4k .. 4k + 3 of row i as unsigned bytes (value plus the format's offset); d holds each
+// lane's weight scale d_w.
+struct alignas(32) LaneBlock {
+  __m256i q[8];
+  __m256 d;
+};
+
+// out[d] lane i = in[i] dword d, for eight vectors of eight dwords.
+__attribute__((always_inline)) inline void Transpose8(const __m256i in[8], __m256i out[8]) {
+  __m256i a[8], b[8];
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) {
+    a[2 * j] = _mm256_unpacklo_epi32(in[2 * j], in[2 * j + 1]);
+    a[2 * j + 1] = _mm256_unpackhi_epi32(in[2 * j], in[2 * j + 1]);
+  }
+  // b[4q + c], 128-bit lane L: dword 4L + c of in[4q] .. in[4q + 3].
+#pragma GCC unroll 2
+  for (int q = 0; q < 2; ++q) {
+    b[4 * q] = _mm256_unpacklo_epi64(a[4 * q], a[4 * q + 2]);
+    b[4 * q + 1] = _mm256_unpackhi_epi64(a[4 * q], a[4 * q + 2]);
+    b[4 * q + 2] = _mm256_unpacklo_epi64(a[4 * q + 1], a[4 * q + 3]);
+    b[4 * q + 3] = _mm256_unpackhi_epi64(a[4 * q + 1], a[4 * q + 3]);
+  }
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; ++c) {
+    out[c] = _mm256_permute2x128_si256(b[c], b[4 + c], 0x20);
+    out[4 + c] = _mm256_permute2x128_si256(b[c], b[4 + c], 0x31);
+  }
+}
+
+// One token's activations as the tile reads them: the quants of every block back to back,
+// and per block -offset * (sum of its quants) (the weights enter plus the offset) and d_x.
+struct TokenView {
+  const int8_t* q;
+  const int32_t* seed;
+  const float* d;
+};
+
+// Packs n_tokens tokens (x_stride blocks apart) into this thread's buffer for weights
+// that enter plus `offset`; token t's view is views[t].
+inline void PackTokens(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, size_t n_blocks,
+                       int32_t offset, std::vector<TokenView>& views) {
+  const size_t q_bytes = (n_blocks * 32 + 31) / 32 * 32;
+  const size_t terms_bytes = (n_blocks * 4 + 31) / 32 * 32;
+  const size_t token_bytes = q_bytes + 2 * terms_bytes;
+  struct alignas(32) Line {
+    char bytes[32];
+  };
+  thread_local std::vector<Line> buffer;
+  if (buffer.size() * 32 < n_tokens * token_bytes) buffer.resize(n_tokens * token_bytes / 32);
+  views.resize(n_tokens);
+  char* base = reinterpret_cast<char*>(buffer.data());
+  const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+  for (size_t t = 0; t < n_tokens; ++t) {
+    char* at = base + t * token_bytes;
+    int8_t* q = reinterpret_cast<int8_t*>(at);
+    int32_t* seed = reinterpret_cast<int32_t*>(at + q_bytes);
+    float* d = reinterpret_cast<float*>(at + q_bytes + terms_bytes);
+    for (size_t b = 0; b < n_blocks; ++b) {
+      const BlockQ8_0& xb = x[t * x_stride + b];
+      const __m256i qs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.qs));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(q + 32 * b), qs);
+      const __m256i sums = _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, qs), ones16);
+      __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+      s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+      s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+      seed[b] = -offset * _mm_cvtsi128_si32(s);
+      d[b] = Fp16ToFp32(xb.d);
+    }
+    views[t] = {q, seed, d};
+  }
+}
+
+// Returns the four activation bytes 4k .. 4k + 3 of block b in every lane.
+__attribute__((always_inline)) inline __m256i Broadcast4(const TokenView& token, size_t b, int k) {
+  int32_t four;
+  std::memcpy(&four, token.q + 32 * b + 4 * k, 4);
+  return _mm256_set1_epi32(four);
+}
+
+// Writes y[t * y_stride + r] for T tokens and the first n_rows rows of a decoded panel
+// (block b at blocks[b]).
+template <int T>
+void PanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens, float* y,
+               size_t y_stride, int n_rows) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256 acc[T];
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const LaneBlock& block = blocks[b];
+    __m256i dot[T];
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) dot[t] = _mm256_set1_epi32(tokens[t].seed[b]);
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; ++h) {
+      // Values 16h .. 16h + 15: four vpmaddubsw summed in int16, then widened.
+      __m256i pairs[T];
+      const __m256i q0 = _mm256_load_si256(&block.q[4 * h]);
+#pragma GCC unroll 4
+      for (int t = 0; t < T; ++t) pairs[t] = _mm256_maddubs_epi16(q0, Broadcast4(tokens[t], b, 4 * h));
+#pragma GCC unroll 3
+      for (int k = 1; k < 4; ++k) {
+        const __m256i q = _mm256_load_si256(&block.q[4 * h + k]);
+#pragma GCC unroll 4
+        for (int t = 0; t < T; ++t) {
+          pairs[t] = _mm256_add_epi16(pairs[t], _mm256_maddubs_epi16(q, Broadcast4(tokens[t], b, 4 * h + k)));
+        }
+      }
+#pragma GCC unroll 4
+      for (int t = 0; t < T; ++t) dot[t] = _mm256_add_epi32(dot[t], _mm256_madd_epi16(pairs[t], ones));
+    }
+    const __m256 dw = _mm256_load_ps(reinterpret_cast<const float*>(&block.d));
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) {
+      const __m256 dx = _mm256_set1_ps(tokens[t].d[b]);
+      acc[t] = _mm256_add_ps(acc[t], _mm256_mul_ps(_mm256_mul_ps(dw, dx), _mm256_cvtepi32_ps(dot[t])));
+    }
+  }
+  const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n_rows), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) _mm256_maskstore_ps(y + t * y_stride, valid, acc[t]);
+}
+
+// y[t * y_stride + r] = dot(row r, token t) for the n_rows rows of each panel, with
+// decode(panel_index, blocks) writing panel panel_index's n_blocks LaneBlocks (rows past
+// the matrix hold anything: their lanes are never stored) and rows_of(panel_index) its
+// row count; n_panels panels of kPanelRows rows, token t's blocks at x + t * x_stride,
+// weights entering plus `offset`.
+template <class Decode, class RowsOf>
+void Gemm(size_t n_panels, size_t n_blocks, int32_t offset, const BlockQ8_0* x, size_t x_stride,
+          size_t n_tokens, float* y, size_t y_stride, Decode decode, RowsOf rows_of) {
+  thread_local std::vector<TokenView> tokens;
+  PackTokens(x, x_stride, n_tokens, n_blocks, offset, tokens);
+  thread_local std::vector<LaneBlock> panel;
+  if (panel.size() < n_blocks) panel.resize(n_blocks);
+  for (size_t p = 0; p < n_panels; ++p) {
+    decode(p, panel.data());
+    const int n_rows = rows_of(p);
+    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
+      WithCount<kTokenTile>(std::min(n_tokens - t0, size_t{kTokenTile}), [&](auto count) {
+        PanelTile<decltype(count)::value>(panel.data(), n_blocks, tokens.data() + t0,
+                                          y + t0 * y_stride + p * kPanelRows, y_stride, n_rows);
+      });
+    }
+  }
+}
+
+}  // namespace cpubrrr::lane_tile_avx2
+
+#endif  // CPUBRRR_KERNELS_TILES_LANE_TILE_AVX2_INL_H_
