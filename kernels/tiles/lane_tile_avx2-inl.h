@@ -127,32 +127,25 @@ void PanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens
   for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
   for (size_t b = 0; b < n_blocks; ++b) {
     const LaneBlock& block = blocks[b];
-    __m256i dot[T];
-#pragma GCC unroll 4
-    for (int t = 0; t < T; ++t) dot[t] = _mm256_set1_epi32(tokens[t].seed[b]);
-#pragma GCC unroll 2
-    for (int h = 0; h < 2; ++h) {
-      // Values 16h .. 16h + 15: four vpmaddubsw summed in int16, then widened.
-      __m256i pairs[T];
-      const __m256i q0 = _mm256_load_si256(&block.q[4 * h]);
-#pragma GCC unroll 4
-      for (int t = 0; t < T; ++t) pairs[t] = _mm256_maddubs_epi16(q0, Broadcast4(tokens[t], b, 4 * h));
-#pragma GCC unroll 3
-      for (int k = 1; k < 4; ++k) {
-        const __m256i q = _mm256_load_si256(&block.q[4 * h + k]);
-#pragma GCC unroll 4
-        for (int t = 0; t < T; ++t) {
-          pairs[t] = _mm256_add_epi16(pairs[t], _mm256_maddubs_epi16(q, Broadcast4(tokens[t], b, 4 * h + k)));
-        }
-      }
-#pragma GCC unroll 4
-      for (int t = 0; t < T; ++t) dot[t] = _mm256_add_epi32(dot[t], _mm256_madd_epi16(pairs[t], ones));
-    }
     const __m256 dw = _mm256_load_ps(reinterpret_cast<const float*>(&block.d));
+    // Token by token, so the weight vectors come from L1 again for each token rather than
+    // holding registers that T accumulators and T partial sums also need.
 #pragma GCC unroll 4
     for (int t = 0; t < T; ++t) {
+      __m256i dot = _mm256_set1_epi32(tokens[t].seed[b]);
+#pragma GCC unroll 2
+      for (int h = 0; h < 2; ++h) {
+        // Values 16h .. 16h + 15: four vpmaddubsw summed in int16, then widened.
+        __m256i pairs = _mm256_maddubs_epi16(_mm256_load_si256(&block.q[4 * h]), Broadcast4(tokens[t], b, 4 * h));
+#pragma GCC unroll 3
+        for (int k = 1; k < 4; ++k) {
+          pairs = _mm256_add_epi16(
+              pairs, _mm256_maddubs_epi16(_mm256_load_si256(&block.q[4 * h + k]), Broadcast4(tokens[t], b, 4 * h + k)));
+        }
+        dot = _mm256_add_epi32(dot, _mm256_madd_epi16(pairs, ones));
+      }
       const __m256 dx = _mm256_set1_ps(tokens[t].d[b]);
-      acc[t] = _mm256_add_ps(acc[t], _mm256_mul_ps(_mm256_mul_ps(dw, dx), _mm256_cvtepi32_ps(dot[t])));
+      acc[t] = _mm256_add_ps(acc[t], _mm256_mul_ps(_mm256_mul_ps(dw, dx), _mm256_cvtepi32_ps(dot)));
     }
   }
   const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n_rows), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
