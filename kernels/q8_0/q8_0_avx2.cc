@@ -1,8 +1,10 @@
 // AVX2 Q8_0 x Q8_0 gemv and gemm in ggml's AVX2 order: per row and token, one accumulator
-// over the blocks, then the horizontal sum. The gemm reads each weight block once for up
-// to four tokens and gives each token the gemv's bits.
+// over the blocks, then the horizontal sum. The gemv runs four rows at once (four
+// independent chains) and prefetches the next four rows' blocks; the gemm reads each
+// weight block once for up to four tokens and gives each token the gemv's bits.
 #include <immintrin.h>
 
+#include "kernels/common/prefetch.h"
 #include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/tiles/token_tiles.h"
 #include "kernels/q8_0/q8_0_kernels.h"
@@ -30,13 +32,45 @@ void RowTile(const BlockQ8_0* row, const BlockQ8_0* x, size_t x_stride, size_t n
   for (int t = 0; t < T; ++t) y[t * y_stride] = avx2::SumLanes(acc[t]);
 }
 
+// y[r] = dot(row r, x) for the R rows at w, row_stride blocks apart, each row the bits of
+// RowTile<1>. Each block pair asks for the same pair of the rows R on: one cold matrix is
+// one stream, which the hardware prefetcher alone follows too late on some cores.
+template <int R>
+void RowsTile(const BlockQ8_0* w, size_t row_stride, const BlockQ8_0* x, size_t n_blocks, float* y) {
+  __m256 acc[R];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) acc[r] = _mm256_setzero_ps();
+  const size_t ahead = R * row_stride;
+  for (size_t b = 0; b < n_blocks; ++b) {
+    if (b % 2 == 0) {
+#pragma GCC unroll 4
+      for (int r = 0; r < R; ++r) PrefetchSpan<2 * sizeof(BlockQ8_0)>(w + r * row_stride + b + ahead);
+    }
+    const __m256i xq = Quants(x[b]);
+    const float dx = avx2::HalfToFloat(x[b].d);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const BlockQ8_0& wb = w[r * row_stride + b];
+      acc[r] = _mm256_fmadd_ps(_mm256_set1_ps(avx2::HalfToFloat(wb.d) * dx),
+                               _mm256_cvtepi32_ps(avx2::SignedDot(Quants(wb), xq)), acc[r]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) y[r] = avx2::SumLanes(acc[r]);
+}
+
 // RowTile<T>, as the token-tile loops call it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
 }  // namespace
 
 void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
-  GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
+  constexpr int kRows = 4;
+  size_t r = 0;
+  for (; r + kRows <= rows; r += kRows) RowsTile<kRows>(w + r * row_stride, row_stride, x, n_blocks, y + r);
+  WithCount<kRows - 1>(rows - r, [&](auto count) {
+    RowsTile<decltype(count)::value>(w + r * row_stride, row_stride, x, n_blocks, y + r);
+  });
 }
 
 void Q8_0GemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
