@@ -1,6 +1,7 @@
 // AVX2 Q4_K x Q8_K gemv and gemm: per block the integer sums the oracle defines, with
 // vpmaddubsw on the unsigned nibbles and vpmaddwd by each sub-block's scale, then the
-// oracle's float step (compiled without contraction), so every result is its bits.
+// oracle's float step (compiled without contraction), so every result is its bits. The
+// gemm of kQ4KAvx2LaneTileFrom tokens or more runs the lane tile (q4_k_gemm_avx2.cc).
 #include "kernels/q4_k/q4_k_avx2.h"
 
 #include <immintrin.h>
@@ -60,7 +61,7 @@ void RowTile(const BlockQ4K* row, const BlockQ8K* x, size_t x_stride, size_t n_b
   for (int t = 0; t < T; ++t) y[t * y_stride] = sum[t];
 }
 
-// RowTile<T>, as the token-tile loops call it.
+// RowTile<1>, as the gemv's row loop calls it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
 }  // namespace
@@ -71,8 +72,15 @@ void Q4KGemvAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ
 
 void Q4KGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
                  size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  // Tiles of 4 tokens share each decoded weight block.
-  GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);
+  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
+    Q4KLaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  WithCount<kQ4KAvx2LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
+    for (size_t r = 0; r < rows; ++r) {
+      RowTile<decltype(tokens)::value>(w + r * row_stride, x, x_stride, n_blocks, y + r, y_stride);
+    }
+  });
 }
 
 }  // namespace cpubrrr

@@ -12,9 +12,18 @@ namespace cpubrrr {
 // Q4KGemvFn (kernels/q4_k/q4_k_kernels.h).
 void Q4KGemvAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                  size_t n_blocks, float* y);
-// Q4KGemmFn: each weight block read once for up to four tokens.
+// Q4KGemmFn: below kQ4KAvx2LaneTileFrom tokens each weight block read once for all of
+// them, from there on Q4KLaneGemmAvx2.
 void Q4KGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
+
+// The token count from which the AVX2 gemms of both layouts run the lane tile (eight rows
+// decoded once per call for all tokens); the results are the oracle's either way.
+inline constexpr size_t kQ4KAvx2LaneTileFrom = 4;
+
+// Q4KGemmFn on the lane tile (:q4_k_gemm_avx2, q4_k_gemm_avx2.cc), for any token count.
+void Q4KLaneGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                     size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
 
 }  // namespace cpubrrr
 

@@ -59,12 +59,16 @@ void Q4KRepackedLaneGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& sh
 
 // AVX2 (with F16C) gemv and gemm of the same contract on the same layout
 // (:q4_k_repacked_avx2, x86-64 only): the oracle's bits, as Q4KGemvAvx2 and Q4KGemmAvx2
-// give them; the gemm token by token.
+// give them; the gemm token by token below kQ4KAvx2LaneTileFrom tokens, on the lane tile
+// (Q4KRepackedLaneGemmAvx2, :q4_k_gemm_avx2) from there on.
 void Q4KRepackedGemvAvx2(const uint8_t* packed, const Q4KRepackedShape& shape,
                          size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
 void Q4KRepackedGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape,
                          size_t group_begin, size_t n_groups, const BlockQ8K* x,
                          size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+void Q4KRepackedLaneGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape,
+                             size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 // A variant on the repacked layout (kernels/common/repacked_variant.h).
 using Q4KRepackedKernels = RepackedVariant<Q4KRepackedShape, BlockQ8K>;

@@ -1,7 +1,8 @@
 // AVX2 Q4_K x Q8_K gemv and gemm on the repacked layout (kernels/q4_k/q4_k_repacked.h),
 // with the oracle's bits like Q4KGemvAvx2: per superblock each row's integer sums as there,
 // the four rows' sums reduced together, and the oracle's float step on the four rows at
-// once in one 128-bit vector (compiled without contraction).
+// once in one 128-bit vector (compiled without contraction). From kQ4KAvx2LaneTileFrom
+// tokens the gemm runs the lane tile (q4_k_gemm_avx2.cc).
 #include <immintrin.h>
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/q4_k_scales.h"
+#include "kernels/q4_k/q4_k_avx2.h"
 #include "kernels/q4_k/q4_k_repacked.h"
 
 namespace cpubrrr {
@@ -88,6 +90,10 @@ void Q4KRepackedGemvAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, s
 
 void Q4KRepackedGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
                          const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
+    Q4KRepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
   const size_t group_bytes = shape.GroupBytes();
   ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
     Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,

@@ -1,0 +1,60 @@
+// AVX2 Q4_K x Q8_K gemm of several tokens on the Q4_K lane tile
+// (kernels/q4_k/q4_k_lane_tile_avx2-inl.h), for the GGUF layout and the repacked one: the
+// oracle's bits, as the gemv's code per token gives them, in less time from
+// kQ4KAvx2LaneTileFrom tokens on.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/q4_k/q4_k_avx2.h"
+#include "kernels/q4_k/q4_k_lane_tile_avx2-inl.h"
+#include "kernels/q4_k/q4_k_repacked.h"
+
+namespace cpubrrr {
+
+using q4_k_lanes_avx2::kPanelRows;
+using q4_k_lanes_avx2::RowSuper;
+
+void Q4KLaneGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
+                     size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  const size_t n_panels = (rows + kPanelRows - 1) / kPanelRows;
+  auto rows_of = [&](size_t p) { return static_cast<int>(std::min<size_t>(kPanelRows, rows - p * kPanelRows)); };
+  // Rows past the matrix repeat the panel's first.
+  auto locate = [&](size_t p, size_t b, RowSuper out[kPanelRows]) {
+    for (int i = 0; i < kPanelRows; ++i) {
+      const size_t r = p * kPanelRows + i;
+      const BlockQ4K& block = w[(r < rows ? r : p * kPanelRows) * row_stride + b];
+      out[i] = {reinterpret_cast<const uint8_t*>(&block), block.qs};
+    }
+  };
+  q4_k_lanes_avx2::Gemm(n_panels, n_blocks, x, x_stride, n_tokens, y, y_stride, locate, rows_of);
+}
+
+void Q4KRepackedLaneGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin,
+                             size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
+                             size_t y_stride) {
+  constexpr size_t kPanelGroups = kPanelRows / kRepackedRows;
+  const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);
+  if (group_end <= group_begin) return;
+  const size_t n_panels = (group_end - group_begin + kPanelGroups - 1) / kPanelGroups;
+  const size_t group_bytes = shape.GroupBytes();
+  auto rows_of = [&](size_t p) {
+    const size_t g0 = group_begin + kPanelGroups * p;
+    return static_cast<int>(
+        std::min({size_t{kPanelRows}, shape.rows - g0 * kRepackedRows, (group_end - g0) * kRepackedRows}));
+  };
+  // A panel's second group past the range repeats its first.
+  auto locate = [&](size_t p, size_t b, RowSuper out[kPanelRows]) {
+    const size_t g0 = group_begin + kPanelGroups * p;
+    for (size_t g = 0; g < kPanelGroups; ++g) {
+      const size_t group = g0 + g < group_end ? g0 + g : g0;
+      const uint8_t* unit = packed + group * group_bytes + Q4KRepackedShape::QuantOffset(b);
+      for (size_t rr = 0; rr < kRepackedRows; ++rr) {
+        out[g * kRepackedRows + rr] = {unit + Q4KRepackedHeaderOffset(rr), unit + Q4KRepackedQuantsOffset(rr)};
+      }
+    }
+  };
+  q4_k_lanes_avx2::Gemm(n_panels, shape.n_blocks, x, x_stride, n_tokens, y, y_stride, locate, rows_of);
+}
+
+}  // namespace cpubrrr

@@ -1,0 +1,169 @@
+// AVX2 Q4_K x Q8_K gemm with one weight row per int32 lane, in the scalar oracle's order;
+// layouts supply where each row keeps a superblock's header and quants. Include from a
+// translation unit compiled with AVX2, F16C and -ffp-contract=off.
+//
+// As in kernels/tiles/lane_tile_avx2-inl.h, lane i of a ymm holds four nibbles of row i
+// (as bytes) and one vpmaddubsw against four broadcast activation bytes advances eight
+// rows. A 32-value sub-block takes eight vpmaddubsw summed in int16 (16 products of at most
+// 15 * 128 stay below 32768), then one vpmaddwd by the lane's scale pair gives
+// scale * dot in int32; one vpmaddwd of the token's bsum pair by the lane's min pair per
+// sub-block gives msum. The integer sums are the oracle's, so with its float step per
+// superblock (x.d * (d * isum - dmin * msum)) every result is its bits.
+#ifndef CPUBRRR_KERNELS_Q4_K_Q4_K_LANE_TILE_AVX2_INL_H_
+#define CPUBRRR_KERNELS_Q4_K_Q4_K_LANE_TILE_AVX2_INL_H_
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "kernels/common/prefetch.h"
+#include "kernels/kquant/q4_k_scales.h"
+#include "kernels/tiles/lane_tile_avx2-inl.h"
+#include "kernels/tiles/token_tiles.h"
+#include "quant/q4_k.h"
+#include "quant/q8_k.h"
+
+namespace cpubrrr::q4_k_lanes_avx2 {
+
+using lane_tile_avx2::kPanelRows;
+using lane_tile_avx2::kTokenTile;
+
+// One superblock of eight rows: q[8 * j + k] holds in lane i the values 32j + 4k ..
+// 32j + 4k + 3 of row i (0..15 as bytes); sc[j] and mins[j] the lane's scale and min of
+// sub-block j as the int16 pair (v, v); d and dmin the lanes' float scales.
+struct alignas(32) LaneSuper {
+  __m256i q[64];
+  __m256i sc[8];
+  __m256i mins[8];
+  __m256 d;
+  __m256 dmin;
+};
+
+// Where row i of a panel keeps one superblock: its 16 header bytes (d, dmin, the 12 scale
+// bytes, as at the start of a BlockQ4K) and its 128 quant bytes (BlockQ4K::qs).
+struct RowSuper {
+  const uint8_t* header;
+  const uint8_t* qs;
+};
+
+// Decodes superblock `rows` (eight rows) into `out`.
+inline void DecodeSuper(const RowSuper rows[kPanelRows], LaneSuper* out) {
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+#pragma GCC unroll 4
+  for (int p = 0; p < 4; ++p) {  // quant bytes 32p..: sub-block 2p low, 2p + 1 high
+    __m256i lo[kPanelRows], hi[kPanelRows];
+#pragma GCC unroll 8
+    for (int i = 0; i < kPanelRows; ++i) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[i].qs + 32 * p));
+      lo[i] = _mm256_and_si256(v, low4);
+      hi[i] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+    }
+    lane_tile_avx2::Transpose8(lo, out->q + 8 * (2 * p));
+    lane_tile_avx2::Transpose8(hi, out->q + 8 * (2 * p + 1));
+  }
+  alignas(32) int32_t sc[8][kPanelRows], mins[8][kPanelRows];
+  alignas(16) uint16_t d[kPanelRows], dmin[kPanelRows];
+  for (int i = 0; i < kPanelRows; ++i) {
+    const Q4KScalesMins sm = UnpackQ4KScales(rows[i].header + offsetof(BlockQ4K, scales));
+    for (int j = 0; j < 8; ++j) {
+      const int32_t s = static_cast<int32_t>((sm.sc >> (8 * j)) & 0xFF);
+      const int32_t m = static_cast<int32_t>((sm.m >> (8 * j)) & 0xFF);
+      sc[j][i] = s | (s << 16);
+      mins[j][i] = m | (m << 16);
+    }
+    std::memcpy(&d[i], rows[i].header + offsetof(BlockQ4K, d), 2);
+    std::memcpy(&dmin[i], rows[i].header + offsetof(BlockQ4K, dmin), 2);
+  }
+  for (int j = 0; j < 8; ++j) {
+    out->sc[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(sc[j]));
+    out->mins[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(mins[j]));
+  }
+  out->d = _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(d)));
+  out->dmin = _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(dmin)));
+}
+
+// Returns four bytes at p in every lane.
+__attribute__((always_inline)) inline __m256i Broadcast4(const void* p) {
+  int32_t four;
+  std::memcpy(&four, p, 4);
+  return _mm256_set1_epi32(four);
+}
+
+// Writes y[t * y_stride + i] for T tokens (token t's superblocks at tokens[t]) and the
+// first n_rows rows of a decoded panel of n_blocks superblocks.
+template <int T>
+void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* const tokens[T], float* y,
+               size_t y_stride, int n_rows) {
+  __m256 acc[T];
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const LaneSuper& s = supers[b];
+    // Token by token: the weight vectors come from L1 again for each token.
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) {
+      const BlockQ8K& x = tokens[t][b];
+      __m256i isum = _mm256_setzero_si256(), msum = _mm256_setzero_si256();
+#pragma GCC unroll 8
+      for (int j = 0; j < 8; ++j) {
+        __m256i pairs = _mm256_maddubs_epi16(_mm256_load_si256(&s.q[8 * j]), Broadcast4(x.qs + 32 * j));
+#pragma GCC unroll 7
+        for (int k = 1; k < 8; ++k) {
+          pairs = _mm256_add_epi16(
+              pairs, _mm256_maddubs_epi16(_mm256_load_si256(&s.q[8 * j + k]), Broadcast4(x.qs + 32 * j + 4 * k)));
+        }
+        isum = _mm256_add_epi32(isum, _mm256_madd_epi16(pairs, s.sc[j]));
+        msum = _mm256_add_epi32(msum, _mm256_madd_epi16(Broadcast4(x.bsums + 2 * j), s.mins[j]));
+      }
+      const __m256 block = _mm256_mul_ps(
+          _mm256_set1_ps(x.d), _mm256_sub_ps(_mm256_mul_ps(s.d, _mm256_cvtepi32_ps(isum)),
+                                             _mm256_mul_ps(s.dmin, _mm256_cvtepi32_ps(msum))));
+      acc[t] = _mm256_add_ps(acc[t], block);
+    }
+  }
+  const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n_rows), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) _mm256_maskstore_ps(y + t * y_stride, valid, acc[t]);
+}
+
+// y[t * y_stride + p * kPanelRows + i] = dot(row i of panel p, token t) for the
+// rows_of(p) rows of each of n_panels panels, locate(p, b, rows) filling rows[i] with row
+// i's superblock b (rows past the matrix may repeat a valid row: their lanes are never
+// stored); token t's superblocks at x + t * x_stride.
+template <class Locate, class RowsOf>
+void Gemm(size_t n_panels, size_t n_blocks, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
+          size_t y_stride, Locate locate, RowsOf rows_of) {
+  thread_local std::vector<LaneSuper> panel;
+  if (panel.size() < n_blocks) panel.resize(n_blocks);
+  for (size_t p = 0; p < n_panels; ++p) {
+    for (size_t b = 0; b < n_blocks; ++b) {
+      RowSuper rows[kPanelRows];
+      if (p + 1 < n_panels) {  // the next panel's superblock, which no prefetcher foresees
+        locate(p + 1, b, rows);
+        for (const RowSuper& row : rows) {
+          PrefetchLine(row.header);
+          PrefetchSpan<sizeof(BlockQ4K::qs)>(row.qs);
+        }
+      }
+      locate(p, b, rows);
+      DecodeSuper(rows, &panel[b]);
+    }
+    const int n_rows = rows_of(p);
+    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
+      WithCount<kTokenTile>(std::min(n_tokens - t0, size_t{kTokenTile}), [&](auto count) {
+        constexpr int kCount = decltype(count)::value;
+        const BlockQ8K* tokens[kCount];
+        for (int t = 0; t < kCount; ++t) tokens[t] = x + (t0 + t) * x_stride;
+        PanelTile<kCount>(panel.data(), n_blocks, tokens, y + t0 * y_stride + p * kPanelRows, y_stride, n_rows);
+      });
+    }
+  }
+}
+
+}  // namespace cpubrrr::q4_k_lanes_avx2
+
+#endif  // CPUBRRR_KERNELS_Q4_K_Q4_K_LANE_TILE_AVX2_INL_H_
