@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/prefetch.h"
 #include "kernels/mxfp4/code_plus12.h"
 #include "kernels/mxfp4/e8m0_avx2-inl.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
@@ -83,11 +84,21 @@ void Mxfp4RepackedLaneGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& 
                                       (group_end - g0) * kRepackedRows}));
   };
   // A panel's second group past the range repeats its first (its lanes are never stored).
+  // Each pair prefetches the same pair of the next panel, which no prefetcher foresees.
   auto decode = [&](size_t p, LaneBlock* out) {
     const size_t g0 = group_begin + kPanelGroups * p;
     const uint8_t* group[kPanelGroups] = {packed + g0 * group_bytes,
                                           packed + (g0 + 1 < group_end ? g0 + 1 : g0) * group_bytes};
+    const bool next = g0 + kPanelGroups < group_end;
     for (size_t u = 0; u < shape.Units(); ++u) {
+      if (next) {
+        for (size_t g = 0; g < kPanelGroups; ++g) {
+          const uint8_t* ahead = group[0] + (kPanelGroups + g) * group_bytes;
+          if (u % kRepackedChunkUnits == 0) PrefetchLine(ahead + Shape::ScaleOffset(u));
+          PrefetchLine(ahead + Shape::QuantOffset(u));  // a unit: two whole lines
+          PrefetchLine(ahead + Shape::QuantOffset(u) + 64);
+        }
+      }
       DecodePair(group, u, 2 * u + 1 < shape.n_blocks, &out[2 * u], &out[2 * u + 1]);
     }
   };
