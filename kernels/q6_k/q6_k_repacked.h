@@ -62,12 +62,17 @@ void Q6KRepackedLaneGemmAvx512(const uint8_t* packed, const Q6KRepackedShape& sh
 
 // AVX2 (with F16C) gemv and gemm of the same contract on the same layout
 // (:q6_k_repacked_avx2, x86-64 only): the oracle's bits, as Q6KGemvAvx2 and Q6KGemmAvx2
-// give them; the gemm token by token.
+// give them; the gemm token by token below kQ6KRepackedAvx2LaneTileFrom tokens and on the
+// lane tile (Q6KRepackedLaneGemmAvx2, q6_k_repacked_gemm_avx2.cc) from there on.
+inline constexpr size_t kQ6KRepackedAvx2LaneTileFrom = 4;
 void Q6KRepackedGemvAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
                          size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
 void Q6KRepackedGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
                          size_t group_begin, size_t n_groups, const BlockQ8K* x,
                          size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+void Q6KRepackedLaneGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
+                             size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
 // A variant on the repacked layout (kernels/common/repacked_variant.h).
 using Q6KRepackedKernels = RepackedVariant<Q6KRepackedShape, BlockQ8K>;

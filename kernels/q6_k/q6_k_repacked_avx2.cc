@@ -2,7 +2,8 @@
 // with the oracle's bits like Q6KGemvAvx2: per superblock each row's integer sum as there
 // (quants from the A, B, C vectors, sub-block scales spread by one vpshufb per 32
 // elements), the four rows' sums reduced together, and the oracle's float step on the four
-// rows at once in one 128-bit vector (compiled without contraction).
+// rows at once in one 128-bit vector (compiled without contraction). From
+// kQ6KRepackedAvx2LaneTileFrom tokens the gemm runs the lane tile (q6_k_repacked_gemm_avx2.cc).
 #include <immintrin.h>
 
 #include "kernels/tiles/avx2_dot-inl.h"
@@ -94,6 +95,10 @@ void Q6KRepackedGemvAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, s
 
 void Q6KRepackedGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_begin, size_t n_groups,
                          const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+  if (n_tokens >= kQ6KRepackedAvx2LaneTileFrom) {
+    Q6KRepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
   const size_t group_bytes = shape.GroupBytes();
   ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
     Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
