@@ -17,6 +17,7 @@
 namespace cpubrrr {
 namespace {
 
+using lane_tile_avx2::GroupPanels;
 using lane_tile_avx2::LaneBlock;
 using Shape = Mxfp4RepackedShape;
 
@@ -73,25 +74,16 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
 void Mxfp4RepackedLaneGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
                                size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
                                size_t y_stride) {
-  constexpr size_t kPanelGroups = lane_tile_avx2::kPanelRows / kRepackedRows;
-  const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);
-  if (group_end <= group_begin) return;
-  const size_t n_panels = (group_end - group_begin + kPanelGroups - 1) / kPanelGroups;
+  constexpr size_t kPanelGroups = GroupPanels::kGroups;
+  const GroupPanels panels{group_begin, GroupRangeEnd(shape, group_begin, n_groups), shape.rows};
+  if (panels.end <= panels.begin) return;
   const size_t group_bytes = shape.GroupBytes();
-  auto rows_of = [&](size_t p) {
-    const size_t g0 = group_begin + kPanelGroups * p;
-    return static_cast<int>(std::min({size_t{lane_tile_avx2::kPanelRows}, shape.rows - g0 * kRepackedRows,
-                                      (group_end - g0) * kRepackedRows}));
-  };
-  // A panel's second group past the range repeats its first (its lanes are never stored).
   // Each pair prefetches the same pair of the next panel, which no prefetcher foresees.
   auto decode = [&](size_t p, LaneBlock* out) {
-    const size_t g0 = group_begin + kPanelGroups * p;
-    const uint8_t* group[kPanelGroups] = {packed + g0 * group_bytes,
-                                          packed + (g0 + 1 < group_end ? g0 + 1 : g0) * group_bytes};
-    const bool next = g0 + kPanelGroups < group_end;
+    const uint8_t* group[kPanelGroups] = {packed + panels.Group(p, 0) * group_bytes,
+                                          packed + panels.Group(p, 1) * group_bytes};
     for (size_t u = 0; u < shape.Units(); ++u) {
-      if (next) {
+      if (panels.HasNext(p)) {
         for (size_t g = 0; g < kPanelGroups; ++g) {
           const uint8_t* ahead = group[0] + (kPanelGroups + g) * group_bytes;
           if (u % kRepackedChunkUnits == 0) PrefetchLine(ahead + Shape::ScaleOffset(u));
@@ -102,8 +94,8 @@ void Mxfp4RepackedLaneGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& 
       DecodePair(group, u, 2 * u + 1 < shape.n_blocks, &out[2 * u], &out[2 * u + 1]);
     }
   };
-  lane_tile_avx2::Gemm(n_panels, shape.n_blocks, kMxfp4CodeOffset, x, x_stride, n_tokens, y, y_stride, decode,
-                       rows_of);
+  lane_tile_avx2::Gemm(panels.Count(), shape.n_blocks, kMxfp4CodeOffset, x, x_stride, n_tokens, y, y_stride, decode,
+                       [&](size_t p) { return panels.Rows(p); });
 }
 
 }  // namespace cpubrrr

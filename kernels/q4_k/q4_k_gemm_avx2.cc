@@ -33,28 +33,19 @@ void Q4KLaneGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const Bl
 void Q4KRepackedLaneGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin,
                              size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
                              size_t y_stride) {
-  constexpr size_t kPanelGroups = kPanelRows / kRepackedRows;
-  const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);
-  if (group_end <= group_begin) return;
-  const size_t n_panels = (group_end - group_begin + kPanelGroups - 1) / kPanelGroups;
+  const lane_tile_avx2::GroupPanels panels{group_begin, GroupRangeEnd(shape, group_begin, n_groups), shape.rows};
+  if (panels.end <= panels.begin) return;
   const size_t group_bytes = shape.GroupBytes();
-  auto rows_of = [&](size_t p) {
-    const size_t g0 = group_begin + kPanelGroups * p;
-    return static_cast<int>(
-        std::min({size_t{kPanelRows}, shape.rows - g0 * kRepackedRows, (group_end - g0) * kRepackedRows}));
-  };
-  // A panel's second group past the range repeats its first.
   auto locate = [&](size_t p, size_t b, RowSuper out[kPanelRows]) {
-    const size_t g0 = group_begin + kPanelGroups * p;
-    for (size_t g = 0; g < kPanelGroups; ++g) {
-      const size_t group = g0 + g < group_end ? g0 + g : g0;
-      const uint8_t* unit = packed + group * group_bytes + Q4KRepackedShape::QuantOffset(b);
+    for (size_t g = 0; g < panels.kGroups; ++g) {
+      const uint8_t* unit = packed + panels.Group(p, g) * group_bytes + Q4KRepackedShape::QuantOffset(b);
       for (size_t rr = 0; rr < kRepackedRows; ++rr) {
         out[g * kRepackedRows + rr] = {unit + Q4KRepackedHeaderOffset(rr), unit + Q4KRepackedQuantsOffset(rr)};
       }
     }
   };
-  q4_k_lanes_avx2::Gemm(n_panels, shape.n_blocks, x, x_stride, n_tokens, y, y_stride, locate, rows_of);
+  q4_k_lanes_avx2::Gemm(panels.Count(), shape.n_blocks, x, x_stride, n_tokens, y, y_stride, locate,
+                        [&](size_t p) { return panels.Rows(p); });
 }
 
 }  // namespace cpubrrr

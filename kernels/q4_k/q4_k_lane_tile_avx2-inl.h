@@ -30,7 +30,7 @@
 namespace cpubrrr::q4_k_lanes_avx2 {
 
 using lane_tile_avx2::kPanelRows;
-using lane_tile_avx2::kTokenTile;
+using lane_tile_avx2::BroadcastBytes4;
 
 // One superblock of eight rows: q[8 * j + k] holds in lane i the values 32j + 4k ..
 // 32j + 4k + 3 of row i (0..15 as bytes); sc[j] and mins[j] the lane's scale and min of
@@ -86,17 +86,10 @@ inline void DecodeSuper(const RowSuper rows[kPanelRows], LaneSuper* out) {
   out->dmin = _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(dmin)));
 }
 
-// Returns four bytes at p in every lane.
-__attribute__((always_inline)) inline __m256i Broadcast4(const void* p) {
-  int32_t four;
-  std::memcpy(&four, p, 4);
-  return _mm256_set1_epi32(four);
-}
-
-// Writes y[t * y_stride + i] for T tokens (token t's superblocks at tokens[t]) and the
+// Writes y[t * y_stride + i] for T tokens (token t's superblocks at x + t * x_stride) and the
 // first n_rows rows of a decoded panel of n_blocks superblocks.
 template <int T>
-void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* const tokens[T], float* y,
+void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* x, size_t x_stride, float* y,
                size_t y_stride, int n_rows) {
   __m256 acc[T];
 #pragma GCC unroll 4
@@ -106,28 +99,26 @@ void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* const t
     // Token by token: the weight vectors come from L1 again for each token.
 #pragma GCC unroll 4
     for (int t = 0; t < T; ++t) {
-      const BlockQ8K& x = tokens[t][b];
+      const BlockQ8K& xb = x[t * x_stride + b];
       __m256i isum = _mm256_setzero_si256(), msum = _mm256_setzero_si256();
 #pragma GCC unroll 8
       for (int j = 0; j < 8; ++j) {
-        __m256i pairs = _mm256_maddubs_epi16(_mm256_load_si256(&s.q[8 * j]), Broadcast4(x.qs + 32 * j));
+        __m256i pairs = _mm256_maddubs_epi16(_mm256_load_si256(&s.q[8 * j]), BroadcastBytes4(xb.qs + 32 * j));
 #pragma GCC unroll 7
         for (int k = 1; k < 8; ++k) {
           pairs = _mm256_add_epi16(
-              pairs, _mm256_maddubs_epi16(_mm256_load_si256(&s.q[8 * j + k]), Broadcast4(x.qs + 32 * j + 4 * k)));
+              pairs, _mm256_maddubs_epi16(_mm256_load_si256(&s.q[8 * j + k]), BroadcastBytes4(xb.qs + 32 * j + 4 * k)));
         }
         isum = _mm256_add_epi32(isum, _mm256_madd_epi16(pairs, s.sc[j]));
-        msum = _mm256_add_epi32(msum, _mm256_madd_epi16(Broadcast4(x.bsums + 2 * j), s.mins[j]));
+        msum = _mm256_add_epi32(msum, _mm256_madd_epi16(BroadcastBytes4(xb.bsums + 2 * j), s.mins[j]));
       }
       const __m256 block = _mm256_mul_ps(
-          _mm256_set1_ps(x.d), _mm256_sub_ps(_mm256_mul_ps(s.d, _mm256_cvtepi32_ps(isum)),
+          _mm256_set1_ps(xb.d), _mm256_sub_ps(_mm256_mul_ps(s.d, _mm256_cvtepi32_ps(isum)),
                                              _mm256_mul_ps(s.dmin, _mm256_cvtepi32_ps(msum))));
       acc[t] = _mm256_add_ps(acc[t], block);
     }
   }
-  const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n_rows), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-#pragma GCC unroll 4
-  for (int t = 0; t < T; ++t) _mm256_maskstore_ps(y + t * y_stride, valid, acc[t]);
+  lane_tile_avx2::StoreRows<T>(acc, y, y_stride, n_rows);
 }
 
 // y[t * y_stride + p * kPanelRows + i] = dot(row i of panel p, token t) for the
@@ -153,14 +144,10 @@ void Gemm(size_t n_panels, size_t n_blocks, const BlockQ8K* x, size_t x_stride, 
       DecodeSuper(rows, &panel[b]);
     }
     const int n_rows = rows_of(p);
-    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
-      WithCount<kTokenTile>(std::min(n_tokens - t0, size_t{kTokenTile}), [&](auto count) {
-        constexpr int kCount = decltype(count)::value;
-        const BlockQ8K* tokens[kCount];
-        for (int t = 0; t < kCount; ++t) tokens[t] = x + (t0 + t) * x_stride;
-        PanelTile<kCount>(panel.data(), n_blocks, tokens, y + t0 * y_stride + p * kPanelRows, y_stride, n_rows);
-      });
-    }
+    lane_tile_avx2::ForTokenTiles(n_tokens, [&](auto count, size_t t0) {
+      PanelTile<decltype(count)::value>(panel.data(), n_blocks, x + t0 * x_stride, x_stride,
+                                        y + t0 * y_stride + p * kPanelRows, y_stride, n_rows);
+    });
   }
 }
 

@@ -22,10 +22,11 @@ namespace cpubrrr {
 namespace {
 
 using lane_tile_avx2::kPanelRows;
-using lane_tile_avx2::kTokenTile;
+using lane_tile_avx2::BroadcastBytes4;
+using lane_tile_avx2::GroupPanels;
 using Shape = Q6KRepackedShape;
 
-constexpr size_t kPanelGroups = kPanelRows / kRepackedRows;
+constexpr size_t kPanelGroups = GroupPanels::kGroups;
 constexpr size_t kRowBytes = 192;  // a row's A, B and C vectors in a unit
 
 // One superblock of eight rows: q[n] holds in lane i the quants 4n .. 4n + 3 of row i
@@ -91,16 +92,10 @@ void DecodeSuper(const uint8_t* const group[kPanelGroups], size_t b, LaneSuper* 
   out->d = _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(d)));
 }
 
-// Returns four bytes at p in every lane.
-__attribute__((always_inline)) inline __m256i Broadcast4(const void* p) {
-  int32_t four;
-  std::memcpy(&four, p, 4);
-  return _mm256_set1_epi32(four);
-}
-
-// Writes y[t * y_stride + i] for T tokens and the first n_rows rows of a decoded panel.
+// Writes y[t * y_stride + i] for T tokens (token t's superblocks at x + t * x_stride) and
+// the first n_rows rows of a decoded panel.
 template <int T>
-void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* const tokens[T], float* y,
+void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* x, size_t x_stride, float* y,
                size_t y_stride, int n_rows) {
   __m256 acc[T];
 #pragma GCC unroll 4
@@ -109,7 +104,7 @@ void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* const t
     const LaneSuper& s = supers[b];
 #pragma GCC unroll 4
     for (int t = 0; t < T; ++t) {
-      const BlockQ8K& x = tokens[t][b];
+      const BlockQ8K& xb = x[t * x_stride + b];
       __m256i isum = _mm256_setzero_si256(), offset = _mm256_setzero_si256();
 #pragma GCC unroll 16
       for (int sub = 0; sub < 16; ++sub) {
@@ -117,23 +112,21 @@ void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* const t
         for (int half = 0; half < 2; ++half) {  // values 16 sub + 8 half .. + 7
           const int n = 4 * sub + 2 * half;
           const __m256i pairs =
-              _mm256_add_epi16(_mm256_maddubs_epi16(_mm256_load_si256(&s.q[n]), Broadcast4(x.qs + 4 * n)),
-                               _mm256_maddubs_epi16(_mm256_load_si256(&s.q[n + 1]), Broadcast4(x.qs + 4 * n + 4)));
+              _mm256_add_epi16(_mm256_maddubs_epi16(_mm256_load_si256(&s.q[n]), BroadcastBytes4(xb.qs + 4 * n)),
+                               _mm256_maddubs_epi16(_mm256_load_si256(&s.q[n + 1]), BroadcastBytes4(xb.qs + 4 * n + 4)));
           isum = _mm256_add_epi32(isum, _mm256_madd_epi16(pairs, s.sc[sub]));
         }
       }
 #pragma GCC unroll 8
       for (int p = 0; p < 8; ++p) {
-        offset = _mm256_add_epi32(offset, _mm256_madd_epi16(Broadcast4(x.bsums + 2 * p), s.sc_pairs[p]));
+        offset = _mm256_add_epi32(offset, _mm256_madd_epi16(BroadcastBytes4(xb.bsums + 2 * p), s.sc_pairs[p]));
       }
       isum = _mm256_sub_epi32(isum, _mm256_slli_epi32(offset, 5));
       acc[t] = _mm256_add_ps(acc[t],
-                             _mm256_mul_ps(_mm256_set1_ps(x.d), _mm256_mul_ps(s.d, _mm256_cvtepi32_ps(isum))));
+                             _mm256_mul_ps(_mm256_set1_ps(xb.d), _mm256_mul_ps(s.d, _mm256_cvtepi32_ps(isum))));
     }
   }
-  const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n_rows), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-#pragma GCC unroll 4
-  for (int t = 0; t < T; ++t) _mm256_maskstore_ps(y + t * y_stride, valid, acc[t]);
+  lane_tile_avx2::StoreRows<T>(acc, y, y_stride, n_rows);
 }
 
 }  // namespace
@@ -141,20 +134,16 @@ void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* const t
 void Q6KRepackedLaneGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_begin,
                              size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
                              size_t y_stride) {
-  const size_t group_end = GroupRangeEnd(shape, group_begin, n_groups);
-  if (group_end <= group_begin) return;
-  const size_t n_panels = (group_end - group_begin + kPanelGroups - 1) / kPanelGroups;
+  const GroupPanels panels{group_begin, GroupRangeEnd(shape, group_begin, n_groups), shape.rows};
+  if (panels.end <= panels.begin) return;
   const size_t group_bytes = shape.GroupBytes();
   thread_local std::vector<LaneSuper> panel;
   if (panel.size() < shape.n_blocks) panel.resize(shape.n_blocks);
-  for (size_t p = 0; p < n_panels; ++p) {
-    const size_t g0 = group_begin + kPanelGroups * p;
-    // A panel's second group past the range repeats its first (its lanes are never stored).
-    const uint8_t* group[kPanelGroups] = {packed + g0 * group_bytes,
-                                          packed + (g0 + 1 < group_end ? g0 + 1 : g0) * group_bytes};
-    const bool next = g0 + kPanelGroups < group_end;
+  for (size_t p = 0; p < panels.Count(); ++p) {
+    const uint8_t* group[kPanelGroups] = {packed + panels.Group(p, 0) * group_bytes,
+                                          packed + panels.Group(p, 1) * group_bytes};
     for (size_t b = 0; b < shape.n_blocks; ++b) {
-      if (next) {  // the next panel's superblock, which no prefetcher foresees
+      if (panels.HasNext(p)) {  // the next panel's superblock, which no prefetcher foresees
         for (size_t g = 0; g < kPanelGroups; ++g) {
           const uint8_t* ahead = group[0] + (kPanelGroups + g) * group_bytes;
           if (b % kRepackedChunkUnits == 0) PrefetchLine(ahead + Shape::ScaleOffset(b));
@@ -163,17 +152,10 @@ void Q6KRepackedLaneGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shap
       }
       DecodeSuper(group, b, &panel[b]);
     }
-    const int n_rows = static_cast<int>(
-        std::min({size_t{kPanelRows}, shape.rows - g0 * kRepackedRows, (group_end - g0) * kRepackedRows}));
-    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
-      WithCount<kTokenTile>(std::min(n_tokens - t0, size_t{kTokenTile}), [&](auto count) {
-        constexpr int kCount = decltype(count)::value;
-        const BlockQ8K* tokens[kCount];
-        for (int t = 0; t < kCount; ++t) tokens[t] = x + (t0 + t) * x_stride;
-        PanelTile<kCount>(panel.data(), shape.n_blocks, tokens, y + t0 * y_stride + p * kPanelRows, y_stride,
-                          n_rows);
-      });
-    }
+    lane_tile_avx2::ForTokenTiles(n_tokens, [&](auto count, size_t t0) {
+      PanelTile<decltype(count)::value>(panel.data(), shape.n_blocks, x + t0 * x_stride, x_stride,
+                                        y + t0 * y_stride + p * kPanelRows, y_stride, panels.Rows(p));
+    });
   }
 }
 

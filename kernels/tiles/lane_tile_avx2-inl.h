@@ -1,6 +1,7 @@
 // AVX2 gemm with one weight row per int32 lane, for 32-value block formats against Q8_0
-// activations, in the scalar oracle's float order; formats supply a block decoder.
-// Include from a translation unit compiled with AVX2, FMA, F16C and -ffp-contract=off
+// activations, in the scalar oracle's float order; formats supply a block decoder. Its
+// transpose, broadcasts, stores, token tiles and repacked panels also serve the K-quant
+// AVX2 lane tiles (kernels/q4_k, kernels/q6_k). Include from a translation unit compiled with AVX2, FMA, F16C and -ffp-contract=off
 // (the oracle's multiplies and adds are separate roundings).
 //
 // Eight rows share a register: lane i holds four weight bytes of row i, so one vpmaddubsw
@@ -22,6 +23,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/common/repacked_layout.h"
 #include "kernels/tiles/token_tiles.h"
 #include "quant/fp16.h"
 #include "quant/q8_0.h"
@@ -109,12 +111,56 @@ inline void PackTokens(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, siz
   }
 }
 
-// Returns the four activation bytes 4k .. 4k + 3 of block b in every lane.
-__attribute__((always_inline)) inline __m256i Broadcast4(const TokenView& token, size_t b, int k) {
+// Returns the four bytes at p in every lane.
+__attribute__((always_inline)) inline __m256i BroadcastBytes4(const void* p) {
   int32_t four;
-  std::memcpy(&four, token.q + 32 * b + 4 * k, 4);
+  std::memcpy(&four, p, 4);
   return _mm256_set1_epi32(four);
 }
+
+// Returns the four activation bytes 4k .. 4k + 3 of block b in every lane.
+__attribute__((always_inline)) inline __m256i Broadcast4(const TokenView& token, size_t b, int k) {
+  return BroadcastBytes4(token.q + 32 * b + 4 * k);
+}
+
+// Writes lanes 0 .. n_rows - 1 of acc[t] to y + t * y_stride for each of T tokens.
+template <int T>
+__attribute__((always_inline)) inline void StoreRows(const __m256 (&acc)[T], float* y, size_t y_stride, int n_rows) {
+  const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n_rows), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) _mm256_maskstore_ps(y + t * y_stride, valid, acc[t]);
+}
+
+// Calls tile(count, t0) for the token tiles [t0, t0 + count) of n_tokens tokens, count a
+// std::integral_constant of 1 .. kTokenTile.
+template <class Tile>
+void ForTokenTiles(size_t n_tokens, Tile tile) {
+  for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
+    WithCount<kTokenTile>(std::min(n_tokens - t0, size_t{kTokenTile}), [&](auto count) { tile(count, t0); });
+  }
+}
+
+// The 8-row panels of a repacked matrix (kernels/common/repacked_layout.h) over its groups
+// [begin, end): panel p holds groups begin + 2p and, when inside the range, begin + 2p + 1.
+struct GroupPanels {
+  static constexpr size_t kGroups = kPanelRows / kRepackedRows;
+  size_t begin, end, rows;  // rows: the matrix's
+
+  size_t Count() const { return (end - begin + kGroups - 1) / kGroups; }
+  // Group g (0 or 1) of panel p; a second group past the range repeats the first (its
+  // lanes are never stored).
+  size_t Group(size_t p, size_t g) const {
+    const size_t first = begin + kGroups * p;
+    return first + g < end ? first + g : first;
+  }
+  bool HasNext(size_t p) const { return begin + kGroups * (p + 1) < end; }
+  // The rows of panel p below both the range and the matrix.
+  int Rows(size_t p) const {
+    const size_t first = begin + kGroups * p;
+    return static_cast<int>(
+        std::min({size_t{kPanelRows}, rows - kRepackedRows * first, (end - first) * kRepackedRows}));
+  }
+};
 
 // Writes y[t * y_stride + r] for T tokens and the first n_rows rows of a decoded panel
 // (block b at blocks[b]).
@@ -148,9 +194,7 @@ void PanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens
       acc[t] = _mm256_add_ps(acc[t], _mm256_mul_ps(_mm256_mul_ps(dw, dx), _mm256_cvtepi32_ps(dot)));
     }
   }
-  const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n_rows), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-#pragma GCC unroll 4
-  for (int t = 0; t < T; ++t) _mm256_maskstore_ps(y + t * y_stride, valid, acc[t]);
+  StoreRows<T>(acc, y, y_stride, n_rows);
 }
 
 // y[t * y_stride + r] = dot(row r, token t) for the n_rows rows of each panel, with
@@ -168,12 +212,10 @@ void Gemm(size_t n_panels, size_t n_blocks, int32_t offset, const BlockQ8_0* x, 
   for (size_t p = 0; p < n_panels; ++p) {
     decode(p, panel.data());
     const int n_rows = rows_of(p);
-    for (size_t t0 = 0; t0 < n_tokens; t0 += kTokenTile) {
-      WithCount<kTokenTile>(std::min(n_tokens - t0, size_t{kTokenTile}), [&](auto count) {
-        PanelTile<decltype(count)::value>(panel.data(), n_blocks, tokens.data() + t0,
-                                          y + t0 * y_stride + p * kPanelRows, y_stride, n_rows);
-      });
-    }
+    ForTokenTiles(n_tokens, [&](auto count, size_t t0) {
+      PanelTile<decltype(count)::value>(panel.data(), n_blocks, tokens.data() + t0,
+                                        y + t0 * y_stride + p * kPanelRows, y_stride, n_rows);
+    });
   }
 }
 
