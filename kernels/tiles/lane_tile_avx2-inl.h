@@ -25,7 +25,7 @@
 
 #include "kernels/common/repacked_layout.h"
 #include "kernels/tiles/token_tiles.h"
-#include "quant/fp16.h"
+#include "kernels/tiles/q8_0_token_pack.h"
 #include "quant/q8_0.h"
 
 namespace cpubrrr::lane_tile_avx2 {
@@ -68,48 +68,8 @@ __attribute__((always_inline)) inline void Transpose8(const __m256i in[8], __m25
   }
 }
 
-// One token's activations as the tile reads them: the quants of every block back to back,
-// and per block -offset * (sum of its quants) (the weights enter plus the offset) and d_x.
-struct TokenView {
-  const int8_t* q;
-  const int32_t* seed;
-  const float* d;
-};
-
-// Packs n_tokens tokens (x_stride blocks apart) into this thread's buffer for weights
-// that enter plus `offset`; token t's view is views[t].
-inline void PackTokens(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, size_t n_blocks,
-                       int32_t offset, std::vector<TokenView>& views) {
-  const size_t q_bytes = (n_blocks * 32 + 31) / 32 * 32;
-  const size_t terms_bytes = (n_blocks * 4 + 31) / 32 * 32;
-  const size_t token_bytes = q_bytes + 2 * terms_bytes;
-  struct alignas(32) Line {
-    char bytes[32];
-  };
-  thread_local std::vector<Line> buffer;
-  if (buffer.size() * 32 < n_tokens * token_bytes) buffer.resize(n_tokens * token_bytes / 32);
-  views.resize(n_tokens);
-  char* base = reinterpret_cast<char*>(buffer.data());
-  const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
-  for (size_t t = 0; t < n_tokens; ++t) {
-    char* at = base + t * token_bytes;
-    int8_t* q = reinterpret_cast<int8_t*>(at);
-    int32_t* seed = reinterpret_cast<int32_t*>(at + q_bytes);
-    float* d = reinterpret_cast<float*>(at + q_bytes + terms_bytes);
-    for (size_t b = 0; b < n_blocks; ++b) {
-      const BlockQ8_0& xb = x[t * x_stride + b];
-      const __m256i qs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.qs));
-      _mm256_store_si256(reinterpret_cast<__m256i*>(q + 32 * b), qs);
-      const __m256i sums = _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, qs), ones16);
-      __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
-      s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-      s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-      seed[b] = -offset * _mm_cvtsi128_si32(s);
-      d[b] = Fp16ToFp32(xb.d);
-    }
-    views[t] = {q, seed, d};
-  }
-}
+// One token's activations as the tile reads them (the weights enter plus the format's offset).
+using TokenView = Q8_0TokenView;
 
 // Returns the four bytes at p in every lane.
 __attribute__((always_inline)) inline __m256i BroadcastBytes4(const void* p) {
@@ -206,7 +166,7 @@ template <class Decode, class RowsOf>
 void Gemm(size_t n_panels, size_t n_blocks, int32_t offset, const BlockQ8_0* x, size_t x_stride,
           size_t n_tokens, float* y, size_t y_stride, Decode decode, RowsOf rows_of) {
   thread_local std::vector<TokenView> tokens;
-  PackTokens(x, x_stride, n_tokens, n_blocks, offset, tokens);
+  PackQ8_0Tokens(x, x_stride, n_tokens, n_blocks, offset, tokens);
   thread_local std::vector<LaneBlock> panel;
   if (panel.size() < n_blocks) panel.resize(n_blocks);
   for (size_t p = 0; p < n_panels; ++p) {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "kernels/common/prefetch.h"
-#include "quant/fp16.h"
+#include "kernels/tiles/q8_0_token_pack.h"
 #include "quant/q8_0.h"
 
 namespace cpubrrr::lane_tile {
@@ -99,43 +99,14 @@ __attribute__((always_inline)) inline void Transpose16(const __m512i in[16], __m
   }
 }
 
-// One token's activations as the tile reads them: the quants of every block back to back,
-// and per block -128 * (sum of its quants) (the weights enter vpdpbusd plus 128) and d_x.
-struct TokenView {
-  const int8_t* q;
-  const int32_t* seed;
-  const float* d;
-};
+// One token's activations as the tile reads them (the weights enter vpdpbusd plus 128).
+using TokenView = Q8_0TokenView;
 
 // Packs n_tokens tokens (x_stride blocks apart) into this thread's buffer; token t's view
 // is views[t].
 inline void PackTokens(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, size_t n_blocks,
                        std::vector<TokenView>& views) {
-  const size_t q_bytes = (n_blocks * 32 + 63) / 64 * 64;
-  const size_t terms_bytes = (n_blocks * 4 + 63) / 64 * 64;
-  const size_t token_bytes = q_bytes + 2 * terms_bytes;
-  struct alignas(64) Line {
-    char bytes[64];
-  };
-  thread_local std::vector<Line> buffer;
-  if (buffer.size() * 64 < n_tokens * token_bytes) buffer.resize(n_tokens * token_bytes / 64);
-  views.resize(n_tokens);
-  char* base = reinterpret_cast<char*>(buffer.data());
-  for (size_t t = 0; t < n_tokens; ++t) {
-    char* at = base + t * token_bytes;
-    int8_t* q = reinterpret_cast<int8_t*>(at);
-    int32_t* seed = reinterpret_cast<int32_t*>(at + q_bytes);
-    float* d = reinterpret_cast<float*>(at + q_bytes + terms_bytes);
-    for (size_t b = 0; b < n_blocks; ++b) {
-      const BlockQ8_0& xb = x[t * x_stride + b];
-      const __m256i qs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.qs));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 32 * b), qs);
-      const __m512i wide = _mm512_cvtepi8_epi16(qs);
-      seed[b] = -128 * _mm512_reduce_add_epi32(_mm512_madd_epi16(wide, _mm512_set1_epi16(1)));
-      d[b] = Fp16ToFp32(xb.d);
-    }
-    views[t] = {q, seed, d};
-  }
+  PackQ8_0Tokens(x, x_stride, n_tokens, n_blocks, 128, views);
 }
 
 // The panel after this one, to prefetch while this one computes, as kPanelRows streams
