@@ -1,7 +1,9 @@
 // AVX2 Q8_0 x Q8_0 gemv and gemm in ggml's AVX2 order: per row and token, one accumulator
 // over the blocks, then the horizontal sum. The gemv runs four rows at once (four
-// independent chains) and prefetches the next four rows' blocks; the gemm reads each
-// weight block once for up to four tokens and gives each token the gemv's bits.
+// independent chains) and prefetches the next four rows' blocks. The gemm of fewer than
+// kQ8_0Avx2LaneTileFrom tokens reads each weight block once for all of them and gives each
+// token the gemv's bits; from there on the lane tile (q8_0_gemm_avx2.cc) gives the
+// oracle's.
 #include <immintrin.h>
 
 #include "kernels/common/prefetch.h"
@@ -75,8 +77,12 @@ void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const Bloc
 
 void Q8_0GemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                   size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  // Tiles of 4 tokens share each decoded weight block.
-  GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);
+  if (n_tokens >= kQ8_0Avx2LaneTileFrom) {
+    Q8_0LaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  GemmByTokenTiles<kQ8_0Avx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
+                                              kRowTile);
 }
 
 }  // namespace cpubrrr

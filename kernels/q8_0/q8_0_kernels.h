@@ -42,10 +42,14 @@ struct Q8_0Kernels {
   Q8_0GemvFn gemv;
   Q8_0GemmFn gemm;
   // From this many tokens on the gemm equals the oracle bit for bit on every input (the
-  // AVX-512 lane tile, `ref`: from 1); below, and always when kGemmIsGemv, it equals the
+  // AVX-512 lane tile and `ref`: from 1; the AVX2 lane tile: kQ8_0Avx2LaneTileFrom); below, and always when kGemmIsGemv, it equals the
   // variant's gemv per token bit for bit.
   size_t oracle_gemm_from;
 };
+
+// The AVX2 gemm runs the gemv's row tile below this many tokens, the AVX2 lane tile from
+// it on.
+inline constexpr size_t kQ8_0Avx2LaneTileFrom = 4;
 
 // Entry points of the variant libraries (:q8_0_ref, :q8_0_hwy, :q8_0_avx2 and :q8_0_avx512 on x86-64,
 // :q8_0_neon and :q8_0_sme on aarch64). Declared for every target; only built ones are
@@ -69,6 +73,11 @@ void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const Bloc
 void Q8_0GemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                   size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                   size_t y_stride);
+
+// The lane-tile gemm behind Q8_0GemmAvx2 (the oracle's bits; :q8_0_gemm_avx2).
+void Q8_0LaneGemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                      size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                      size_t y_stride);
 
 void QuantizeQ8_0Avx512(const float* x, BlockQ8_0* y, size_t n_blocks);
 void Q8_0GemvAvx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,

@@ -5,10 +5,12 @@
 // (the oracle's multiplies and adds are separate roundings).
 //
 // Eight rows share a register: lane i holds four weight bytes of row i, so one vpmaddubsw
-// with the matching four activation bytes broadcast advances eight rows' dots. The weights
-// enter as unsigned bytes (value plus the format's offset, at most kMaxUnsigned), so the
-// int16 sums of four vpmaddubsw (eight products) cannot saturate; vpmaddwd widens each
-// half block to int32, and the float step runs once per block for eight rows:
+// with the matching four activation bytes broadcast advances eight rows' dots. Small
+// weights enter as unsigned bytes (value plus the format's offset, at most kMaxUnsigned),
+// so the int16 sums of four vpmaddubsw (eight products) cannot saturate, and vpmaddwd
+// widens each half block to int32. Full-range signed weights (Q8_0) enter as they are:
+// vpmaddubsw takes |w| and the activations with w's sign, and each product pair widens at
+// once (two pairs could saturate). The float step runs once per block for eight rows:
 // sum += (d_w * d_x) * isum, block by block, as the oracles do, so every result equals the
 // oracle's bit for bit, whatever the tile. Each 8-row panel is decoded once per call into
 // a scratch buffer and then meets every token in tiles of up to four.
@@ -157,12 +159,51 @@ void PanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens
   StoreRows<T>(acc, y, y_stride, n_rows);
 }
 
+// As PanelTile, for LaneBlocks holding signed weight bytes of any value (-128 included)
+// and tokens packed with offset 0. Four vector steps per four bytes and token: vpsignb,
+// vpmaddubsw, vpmaddwd, vpaddd; |w| is taken once per token tile.
+template <int T>
+void SignedPanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens, float* y,
+                     size_t y_stride, int n_rows) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256 acc[T];
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
+  for (size_t b = 0; b < n_blocks; ++b) {
+    const LaneBlock& block = blocks[b];
+    __m256i dot[T];
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) dot[t] = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) {
+      const __m256i w = _mm256_load_si256(&block.q[k]);
+      const __m256i magnitude = _mm256_sign_epi8(w, w);
+#pragma GCC unroll 4
+      for (int t = 0; t < T; ++t) {
+        const __m256i signed_x = _mm256_sign_epi8(Broadcast4(tokens[t], b, k), w);
+        dot[t] = _mm256_add_epi32(dot[t], _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, signed_x), ones));
+      }
+    }
+    const __m256 dw = _mm256_load_ps(reinterpret_cast<const float*>(&block.d));
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) {
+      const __m256 dx = _mm256_set1_ps(tokens[t].d[b]);
+      acc[t] = _mm256_add_ps(acc[t], _mm256_mul_ps(_mm256_mul_ps(dw, dx), _mm256_cvtepi32_ps(dot[t])));
+    }
+  }
+  StoreRows<T>(acc, y, y_stride, n_rows);
+}
+
+// How a decoder's LaneBlocks hold the weights: unsigned bytes of at most kMaxUnsigned (the
+// value plus an offset: PanelTile), or signed bytes of any value (SignedPanelTile).
+enum class WeightBytes { kSmallUnsigned, kSigned };
+
 // y[t * y_stride + r] = dot(row r, token t) for the n_rows rows of each panel, with
 // decode(panel_index, blocks) writing panel panel_index's n_blocks LaneBlocks (rows past
 // the matrix hold anything: their lanes are never stored) and rows_of(panel_index) its
 // row count; n_panels panels of kPanelRows rows, token t's blocks at x + t * x_stride,
-// weights entering plus `offset`.
-template <class Decode, class RowsOf>
+// weights entering plus `offset` (0 for kSigned).
+template <WeightBytes kWeights = WeightBytes::kSmallUnsigned, class Decode, class RowsOf>
 void Gemm(size_t n_panels, size_t n_blocks, int32_t offset, const BlockQ8_0* x, size_t x_stride,
           size_t n_tokens, float* y, size_t y_stride, Decode decode, RowsOf rows_of) {
   thread_local std::vector<TokenView> tokens;
@@ -173,8 +214,13 @@ void Gemm(size_t n_panels, size_t n_blocks, int32_t offset, const BlockQ8_0* x, 
     decode(p, panel.data());
     const int n_rows = rows_of(p);
     ForTokenTiles(n_tokens, [&](auto count, size_t t0) {
-      PanelTile<decltype(count)::value>(panel.data(), n_blocks, tokens.data() + t0,
-                                        y + t0 * y_stride + p * kPanelRows, y_stride, n_rows);
+      constexpr int kCount = decltype(count)::value;
+      float* y_tile = y + t0 * y_stride + p * kPanelRows;
+      if constexpr (kWeights == WeightBytes::kSigned) {
+        SignedPanelTile<kCount>(panel.data(), n_blocks, tokens.data() + t0, y_tile, y_stride, n_rows);
+      } else {
+        PanelTile<kCount>(panel.data(), n_blocks, tokens.data() + t0, y_tile, y_stride, n_rows);
+      }
     });
   }
 }
