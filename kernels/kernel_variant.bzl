@@ -25,6 +25,7 @@ _AVX512 = [
 # so they need no flag.
 _ISAS = {
     "avx2": struct(arm = False, copts = ["-mavx2", "-mfma", "-mf16c"]),
+    "avx_vnni": struct(arm = False, copts = ["-mavx2", "-mfma", "-mf16c", "-mavxvnni"]),
     "avx512": struct(arm = False, copts = _AVX512),
     "avx512_vnni": struct(arm = False, copts = _AVX512 + ["-mavx512vnni"]),
     "neon": struct(arm = True, copts = ["-march=armv8.2-a+dotprod+fp16"]),
@@ -42,7 +43,7 @@ def kernel_variant(name, isa, srcs, oracle_order = False, copts = [], **kwargs):
 
     Args:
       name: the target, by convention <format>_<isa>[_<layout>].
-      isa: "avx2", "avx512", "avx512_vnni", "neon" or "sme" (a variant compiled for an ISA
+      isa: "avx2", "avx_vnni", "avx512", "avx512_vnni", "neon" or "sme" (a variant compiled for an ISA
         must be picked only on CPUs that have it: the compiler may use any of it).
       srcs: sources compiled only where the ISA runs.
       oracle_order: adds ORACLE_COPTS (the kernel promises the oracle's float order).
@@ -56,3 +57,17 @@ def kernel_variant(name, isa, srcs, oracle_order = False, copts = [], **kwargs):
         copts = _on(isa, flags, []),
         **kwargs
     )
+
+def avx2_and_vnni_variants(name, **kwargs):
+    """kernel_variant `name` for ISA "avx2" and its twin for "avx_vnni" from the same sources.
+
+    The twin's name is `name` with "avx2" replaced by "avx_vnni"; the sources name their
+    functions with CPUBRRR_AVX2_VARIANT_NAME (kernels/common/avx2_variant_name.h), so the
+    two libraries define different symbols.
+
+    Args:
+      name: the AVX2 target, containing "avx2".
+      **kwargs: kernel_variant's other arguments, for both.
+    """
+    kernel_variant(name = name, isa = "avx2", **kwargs)
+    kernel_variant(name = name.replace("avx2", "avx_vnni"), isa = "avx_vnni", **kwargs)

@@ -34,6 +34,9 @@ CpuFeatures DetectX86() {
   uint32_t b7 = 0, c7 = 0, d7 = 0;
   __get_cpuid_count(7, 0, &a, &b7, &c7, &d7);
   if (Bit(b7, 5) && fma && f16c) f |= kCpuAvx2;
+  uint32_t a7_1 = 0, unused;
+  __get_cpuid_count(7, 1, &a7_1, &unused, &unused, &unused);
+  if ((f & kCpuAvx2) && Bit(a7_1, 4)) f |= kCpuAvxVnni;
   // AVX-512 needs opmask, ZMM0-15 upper halves and ZMM16-31 state (XCR0 bits 5-7).
   if (OsSavesState(0xE6) && Bit(b7, 16) && Bit(b7, 17) && Bit(b7, 30) && Bit(b7, 31)) {
     f |= kCpuAvx512;
@@ -86,6 +89,7 @@ std::string CpuFeatureNames(CpuFeatures features) {
     CpuFeature bit;
     const char* name;
   } kNames[] = {{kCpuAvx2, "avx2"}, {kCpuAvx512, "avx512"}, {kCpuAvx512Vnni, "avx512vnni"},
+                {kCpuAvxVnni, "avxvnni"},
                 {kCpuNeon, "neon"}, {kCpuNeonDot, "dotprod"}, {kCpuSme, "sme"}};
   std::string out;
   for (const auto& n : kNames) {

@@ -13,6 +13,7 @@ enum CpuFeature : uint32_t {
   kCpuAvx2 = 1u << 0,        // AVX2 + FMA + F16C
   kCpuAvx512 = 1u << 1,      // AVX-512 F, BW, DQ, VL
   kCpuAvx512Vnni = 1u << 2,  // AVX-512 VNNI (vpdpbusd on zmm)
+  kCpuAvxVnni = 1u << 3,     // AVX-VNNI (vpdpbusd on ymm, VEX-encoded: Intel client cores, Zen 5)
   kCpuNeon = 1u << 8,        // Advanced SIMD (every aarch64 CPU)
   kCpuNeonDot = 1u << 9,     // SDOT / UDOT
   kCpuSme = 1u << 11,        // Scalable Matrix Extension

@@ -14,6 +14,7 @@ TEST(CpuFeatures, ImpliedFeaturesAreConsistent) {
   const CpuFeatures f = DetectCpuFeatures();
   if (f & kCpuAvx512Vnni) EXPECT_TRUE(f & kCpuAvx512);
   if (f & kCpuAvx512) EXPECT_TRUE(f & kCpuAvx2) << CpuFeatureNames(f);
+  if (f & kCpuAvxVnni) EXPECT_TRUE(f & kCpuAvx2) << CpuFeatureNames(f);
   if (f & (kCpuNeonDot | kCpuSme)) EXPECT_TRUE(f & kCpuNeon);
 #if defined(__aarch64__)
   EXPECT_TRUE(f & kCpuNeon);
@@ -23,6 +24,7 @@ TEST(CpuFeatures, ImpliedFeaturesAreConsistent) {
 TEST(CpuFeatures, NamesListEveryBit) {
   EXPECT_EQ(CpuFeatureNames(kCpuNone), "none");
   EXPECT_EQ(CpuFeatureNames(kCpuAvx512 | kCpuAvx512Vnni), "avx512 avx512vnni");
+  EXPECT_EQ(CpuFeatureNames(kCpuAvx2 | kCpuAvxVnni), "avx2 avxvnni");
   EXPECT_EQ(CpuFeatureNames(kCpuNeonDot | kCpuSme), "dotprod sme");
 }
 

@@ -2,7 +2,8 @@
 // pairs on two accumulators (nibbles looked up with vpshufb), an odd last block added in
 // scalar code. The gemm of fewer than kMxfp4Avx2LaneTileFrom tokens decodes each weight
 // block once for all of them and gives each token the gemv's bits; from there on the lane
-// tile (mxfp4_gemm_avx2.cc) gives the oracle's.
+// tile (mxfp4_gemm_avx2.cc) gives the oracle's. Mxfp4GemmAvxVnni is the same gemm with the
+// lane tile's AVX-VNNI build (same bits).
 #include <immintrin.h>
 
 #include "kernels/tiles/avx2_dot-inl.h"
@@ -64,6 +65,22 @@ void RowTile(const BlockMxfp4* row, const BlockQ8_0* x, size_t x_stride, size_t 
 // RowTile<1>, as the gemv's row loop calls it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
+// The gemm: the row tile per token below kMxfp4Avx2LaneTileFrom tokens, lane_gemm from
+// there on.
+template <class LaneGemm>
+void Gemm(LaneGemm lane_gemm, const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
+    lane_gemm(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  WithCount<kMxfp4Avx2LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
+    for (size_t r = 0; r < rows; ++r) {
+      RowTile<decltype(tokens)::value>(w + r * row_stride, x, x_stride, n_blocks, y + r, y_stride);
+    }
+  });
+}
+
 }  // namespace
 
 void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
@@ -72,15 +89,12 @@ void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const Bl
 
 void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                    size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
-    Mxfp4LaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-    return;
-  }
-  WithCount<kMxfp4Avx2LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
-    for (size_t r = 0; r < rows; ++r) {
-      RowTile<decltype(tokens)::value>(w + r * row_stride, x, x_stride, n_blocks, y + r, y_stride);
-    }
-  });
+  Gemm(Mxfp4LaneGemmAvx2, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+}
+
+void Mxfp4GemmAvxVnni(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
+                      size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  Gemm(Mxfp4LaneGemmAvxVnni, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -1,12 +1,14 @@
 // AVX2 MXFP4 x Q8_0 gemm on the lane tile (kernels/tiles/lane_tile_avx2-inl.h): bit for
 // bit the oracle's results, for prefill and several tokens per expert (fewer tokens take
-// the gemv's tile: Mxfp4GemmAvx2 in mxfp4_avx2.cc).
+// the gemv's tile: Mxfp4GemmAvx2 in mxfp4_avx2.cc). Built twice: Mxfp4LaneGemmAvx2 and, with
+// AVX-VNNI, Mxfp4LaneGemmAvxVnni.
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/mxfp4/code_plus12.h"
 #include "kernels/mxfp4/e8m0_table.h"
 #include "kernels/mxfp4/mxfp4_kernels.h"
@@ -16,8 +18,8 @@ namespace cpubrrr {
 
 using lane_tile_avx2::kPanelRows;
 
-void Mxfp4LaneGemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
-                       size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Mxfp4LaneGemm)(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                                              size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   const size_t n_panels = (rows + kPanelRows - 1) / kPanelRows;
   auto rows_of = [&](size_t p) { return static_cast<int>(std::min<size_t>(kPanelRows, rows - p * kPanelRows)); };
   // Panel p's blocks: per two rows, one vector holds both rows' 16 quant bytes; its low

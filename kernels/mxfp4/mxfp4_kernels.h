@@ -71,6 +71,15 @@ void Mxfp4LaneGemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, cons
                        size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                        size_t y_stride);
 
+// AVX2 with AVX-VNNI: the AVX2 gemv, and the gemm with the lane tile built for AVX-VNNI
+// (:mxfp4_gemm_avx_vnni); Mxfp4GemmAvx2's bits, fewer instructions per weight byte.
+void Mxfp4GemmAvxVnni(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                      size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                      size_t y_stride);
+void Mxfp4LaneGemmAvxVnni(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                          size_t y_stride);
+
 void Mxfp4GemvAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t n_blocks, float* y);
 void Mxfp4GemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,

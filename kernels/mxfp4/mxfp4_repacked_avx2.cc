@@ -158,6 +158,24 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const Blo
   }
 }
 
+// The gemm: the gemv's group tile per token below kMxfp4Avx2LaneTileFrom tokens, lane_gemm
+// from there on.
+template <class LaneGemm>
+void Gemm(LaneGemm lane_gemm, const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
+          size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
+    lane_gemm(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
+  const size_t pairs = shape.n_blocks / 2;
+  const PackedPair* xp = Pack(x, x_stride, n_tokens, pairs);
+  const size_t group_bytes = shape.GroupBytes();
+  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
+    Group(packed + g * group_bytes, shape.n_blocks, xp + t * pairs, x + t * x_stride,
+          y + t * y_stride + (g - group_begin) * kRepackedRows, valid_rows);
+  });
+}
+
 }  // namespace
 
 void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
@@ -168,17 +186,13 @@ void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shap
 void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
                            size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
                            size_t y_stride) {
-  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
-    Mxfp4RepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
-    return;
-  }
-  const size_t pairs = shape.n_blocks / 2;
-  const PackedPair* xp = Pack(x, x_stride, n_tokens, pairs);
-  const size_t group_bytes = shape.GroupBytes();
-  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
-    Group(packed + g * group_bytes, shape.n_blocks, xp + t * pairs, x + t * x_stride,
-          y + t * y_stride + (g - group_begin) * kRepackedRows, valid_rows);
-  });
+  Gemm(Mxfp4RepackedLaneGemmAvx2, packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+}
+
+void Mxfp4RepackedGemmAvxVnni(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
+                              size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
+                              size_t y_stride) {
+  Gemm(Mxfp4RepackedLaneGemmAvxVnni, packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -1,13 +1,15 @@
 // AVX2 MXFP4 x Q8_0 gemm of several tokens on the repacked layout
 // (kernels/mxfp4/mxfp4_repacked.h): the AVX2 lane tile (kernels/tiles/lane_tile_avx2-inl.h)
 // with a decoder of two repacked groups per 8-row panel, so results are the oracle's bit
-// for bit.
+// for bit. Built twice: Mxfp4RepackedLaneGemmAvx2 and, with AVX-VNNI,
+// Mxfp4RepackedLaneGemmAvxVnni.
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/mxfp4/code_plus12.h"
 #include "kernels/mxfp4/e8m0_avx2-inl.h"
@@ -71,9 +73,9 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
 
 }  // namespace
 
-void Mxfp4RepackedLaneGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
-                               size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
-                               size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Mxfp4RepackedLaneGemm)(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                                                      size_t group_begin, size_t n_groups, const BlockQ8_0* x,
+                                                      size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   constexpr size_t kPanelGroups = GroupPanels::kGroups;
   const GroupPanels panels{group_begin, GroupRangeEnd(shape, group_begin, n_groups), shape.rows};
   if (panels.end <= panels.begin) return;

@@ -1,7 +1,7 @@
 // Each variant on repacked MXFP4 gives its GGUF-layout twin's bits: the AVX-512 gemv
 // Mxfp4GemvAvx512's (ggml's x86 order) and its gemm Mxfp4GemmAvx512's (the oracle's), the
-// AVX2 gemv and gemm Mxfp4GemvAvx2's (ggml's AVX2 order); and the oracle's bits where every
-// float step is exact.
+// AVX2 gemv and gemm Mxfp4GemvAvx2's (ggml's AVX2 order), the AVX-VNNI gemm
+// Mxfp4GemmAvxVnni's; and the oracle's bits where every float step is exact.
 #include <random>
 #include <string>
 #include <vector>
@@ -43,19 +43,29 @@ struct Avx2 : Mxfp4Repacked {
   static constexpr auto TwinGemm = Mxfp4GemmAvx2;
 };
 
+struct AvxVnni : Mxfp4Repacked {
+  static constexpr const char* kName = "repacked avx_vnni";
+  static constexpr uint32_t kRequired = kCpuAvx2 | kCpuAvxVnni;
+  static constexpr auto Gemv = Mxfp4RepackedGemvAvx2;
+  static constexpr auto Gemm = Mxfp4RepackedGemmAvxVnni;
+  static constexpr auto TwinGemv = Mxfp4GemvAvx2;
+  static constexpr auto TwinGemm = Mxfp4GemmAvxVnni;
+};
+
 template <class Variant>
 class Mxfp4RepackedTest : public testing::RepackedKernelTest<Variant> {};
 
-using Variants = ::testing::Types<Avx512Vnni, Avx2>;
+using Variants = ::testing::Types<Avx512Vnni, AvxVnni, Avx2>;
 TYPED_TEST_SUITE(Mxfp4RepackedTest, Variants);
 
 // The registry lists these variants, best first, each with its twin, and the pick's twin
 // is the GGUF variant this CPU picks.
 TEST(Mxfp4RepackedRegistry, ListsEachVariantWithItsTwin) {
   testing::CheckRepackedRegistry(AllMxfp4RepackedVariants(), BestMxfp4RepackedKernels(), AllMxfp4Variants(),
-                                 BestMxfp4Kernels(), {"avx512_vnni", "avx2"});
+                                 BestMxfp4Kernels(), {"avx512_vnni", "avx_vnni", "avx2"});
   EXPECT_EQ(AllMxfp4RepackedVariants()[0].gemv, Avx512Vnni::Gemv);
-  EXPECT_EQ(AllMxfp4RepackedVariants()[1].gemm, Avx2::Gemm);
+  EXPECT_EQ(AllMxfp4RepackedVariants()[1].gemm, AvxVnni::Gemm);
+  EXPECT_EQ(AllMxfp4RepackedVariants()[2].gemm, Avx2::Gemm);
 }
 
 // Shapes around the layout: 1 block, odd counts (a lone last block), whole and partial

@@ -3,7 +3,8 @@
 // independent chains) and prefetches the next four rows' blocks. The gemm of fewer than
 // kQ8_0Avx2LaneTileFrom tokens reads each weight block once for all of them and gives each
 // token the gemv's bits; from there on the lane tile (q8_0_gemm_avx2.cc) gives the
-// oracle's.
+// oracle's. Q8_0GemmAvxVnni is the same gemm with the lane tile's AVX-VNNI build (same
+// bits).
 #include <immintrin.h>
 
 #include "kernels/common/prefetch.h"
@@ -64,6 +65,19 @@ void RowsTile(const BlockQ8_0* w, size_t row_stride, const BlockQ8_0* x, size_t 
 // RowTile<T>, as the token-tile loops call it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
+// The gemm: the row tile per token below kQ8_0Avx2LaneTileFrom tokens, lane_gemm from
+// there on.
+template <class LaneGemm>
+void Gemm(LaneGemm lane_gemm, const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  if (n_tokens >= kQ8_0Avx2LaneTileFrom) {
+    lane_gemm(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  GemmByTokenTiles<kQ8_0Avx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
+                                              kRowTile);
+}
+
 }  // namespace
 
 void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
@@ -77,12 +91,12 @@ void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const Bloc
 
 void Q8_0GemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                   size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kQ8_0Avx2LaneTileFrom) {
-    Q8_0LaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-    return;
-  }
-  GemmByTokenTiles<kQ8_0Avx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
-                                              kRowTile);
+  Gemm(Q8_0LaneGemmAvx2, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+}
+
+void Q8_0GemmAvxVnni(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
+                     size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  Gemm(Q8_0LaneGemmAvxVnni, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -1,12 +1,13 @@
 // AVX2 Q8_0 x Q8_0 gemm on the lane tile (kernels/tiles/lane_tile_avx2-inl.h): bit for bit
 // the oracle's results, for prefill (fewer tokens take the gemv's row tile: Q8_0GemmAvx2 in
-// q8_0_avx2.cc).
+// q8_0_avx2.cc). Built twice: Q8_0LaneGemmAvx2 and, with AVX-VNNI, Q8_0LaneGemmAvxVnni.
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/q8_0/q8_0_kernels.h"
 #include "kernels/tiles/lane_tile_avx2-inl.h"
@@ -15,8 +16,8 @@ namespace cpubrrr {
 
 using lane_tile_avx2::kPanelRows;
 
-void Q8_0LaneGemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
-                      size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q8_0LaneGemm)(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                                             size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   const size_t n_panels = (rows + kPanelRows - 1) / kPanelRows;
   auto rows_of = [&](size_t p) { return static_cast<int>(std::min<size_t>(kPanelRows, rows - p * kPanelRows)); };
   // Panel p's blocks: each row's 32 quants are eight dwords, transposed so that vector k

@@ -79,6 +79,15 @@ void Q8_0LaneGemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const 
                       size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                       size_t y_stride);
 
+// AVX2 with AVX-VNNI: the AVX2 gemv, and the gemm with the lane tile built for AVX-VNNI
+// (:q8_0_gemm_avx_vnni); Q8_0GemmAvx2's bits, fewer instructions per weight byte.
+void Q8_0GemmAvxVnni(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                     size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                     size_t y_stride);
+void Q8_0LaneGemmAvxVnni(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                         size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                         size_t y_stride);
+
 void QuantizeQ8_0Avx512(const float* x, BlockQ8_0* y, size_t n_blocks);
 void Q8_0GemvAvx512(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                     size_t n_blocks, float* y);

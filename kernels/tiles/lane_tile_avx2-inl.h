@@ -30,7 +30,17 @@
 #include "kernels/tiles/q8_0_token_pack.h"
 #include "quant/q8_0.h"
 
+// Compiled with AVX-VNNI (-mavxvnni) the tiles take vpdpbusd instead (the same integer
+// sums, so the same bits); the functions then live in their own inline namespace, so the
+// two builds of this header never share a symbol.
+#if defined(__AVXVNNI__)
+#define CPUBRRR_LANE_TILE_AVX2_ISA avx_vnni
+#else
+#define CPUBRRR_LANE_TILE_AVX2_ISA avx2
+#endif
+
 namespace cpubrrr::lane_tile_avx2 {
+inline namespace CPUBRRR_LANE_TILE_AVX2_ISA {
 
 constexpr int kPanelRows = 8;  // rows per register
 constexpr int kTokenTile = 4;  // tokens per register tile
@@ -129,7 +139,7 @@ struct GroupPanels {
 template <int T>
 void PanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens, float* y,
                size_t y_stride, int n_rows) {
-  const __m256i ones = _mm256_set1_epi16(1);
+  [[maybe_unused]] const __m256i ones = _mm256_set1_epi16(1);
   __m256 acc[T];
 #pragma GCC unroll 4
   for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
@@ -141,6 +151,12 @@ void PanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens
 #pragma GCC unroll 4
     for (int t = 0; t < T; ++t) {
       __m256i dot = _mm256_set1_epi32(tokens[t].seed[b]);
+#if defined(__AVXVNNI__)
+#pragma GCC unroll 8
+      for (int k = 0; k < 8; ++k) {
+        dot = _mm256_dpbusd_avx_epi32(dot, _mm256_load_si256(&block.q[k]), Broadcast4(tokens[t], b, k));
+      }
+#else
 #pragma GCC unroll 2
       for (int h = 0; h < 2; ++h) {
         // Values 16h .. 16h + 15: four vpmaddubsw summed in int16, then widened.
@@ -152,6 +168,7 @@ void PanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens
         }
         dot = _mm256_add_epi32(dot, _mm256_madd_epi16(pairs, ones));
       }
+#endif
       const __m256 dx = _mm256_set1_ps(tokens[t].d[b]);
       acc[t] = _mm256_add_ps(acc[t], _mm256_mul_ps(_mm256_mul_ps(dw, dx), _mm256_cvtepi32_ps(dot)));
     }
@@ -159,13 +176,22 @@ void PanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens
   StoreRows<T>(acc, y, y_stride, n_rows);
 }
 
+// The offset a signed tile's tokens are packed with: AVX-VNNI flips the weights' sign bit
+// (w + 128 as an unsigned byte) and takes 128 times the activations' sum back off.
+#if defined(__AVXVNNI__)
+constexpr int32_t kSignedPackOffset = 128;
+#else
+constexpr int32_t kSignedPackOffset = 0;
+#endif
+
 // As PanelTile, for LaneBlocks holding signed weight bytes of any value (-128 included)
-// and tokens packed with offset 0. Four vector steps per four bytes and token: vpsignb,
-// vpmaddubsw, vpmaddwd, vpaddd; |w| is taken once per token tile.
+// and tokens packed with kSignedPackOffset. Four vector steps per four bytes and token
+// (vpsignb, vpmaddubsw, vpmaddwd, vpaddd; |w| taken once per token tile), or with AVX-VNNI
+// one vpdpbusd (the sign flip taken once per token tile).
 template <int T>
 void SignedPanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* tokens, float* y,
                      size_t y_stride, int n_rows) {
-  const __m256i ones = _mm256_set1_epi16(1);
+  [[maybe_unused]] const __m256i ones = _mm256_set1_epi16(1);
   __m256 acc[T];
 #pragma GCC unroll 4
   for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
@@ -173,16 +199,22 @@ void SignedPanelTile(const LaneBlock* blocks, size_t n_blocks, const TokenView* 
     const LaneBlock& block = blocks[b];
     __m256i dot[T];
 #pragma GCC unroll 4
-    for (int t = 0; t < T; ++t) dot[t] = _mm256_setzero_si256();
+    for (int t = 0; t < T; ++t) dot[t] = _mm256_set1_epi32(tokens[t].seed[b]);
 #pragma GCC unroll 8
     for (int k = 0; k < 8; ++k) {
       const __m256i w = _mm256_load_si256(&block.q[k]);
+#if defined(__AVXVNNI__)
+      const __m256i w_plus_128 = _mm256_xor_si256(w, _mm256_set1_epi8(static_cast<char>(0x80)));
+#pragma GCC unroll 4
+      for (int t = 0; t < T; ++t) dot[t] = _mm256_dpbusd_avx_epi32(dot[t], w_plus_128, Broadcast4(tokens[t], b, k));
+#else
       const __m256i magnitude = _mm256_sign_epi8(w, w);
 #pragma GCC unroll 4
       for (int t = 0; t < T; ++t) {
         const __m256i signed_x = _mm256_sign_epi8(Broadcast4(tokens[t], b, k), w);
         dot[t] = _mm256_add_epi32(dot[t], _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, signed_x), ones));
       }
+#endif
     }
     const __m256 dw = _mm256_load_ps(reinterpret_cast<const float*>(&block.d));
 #pragma GCC unroll 4
@@ -202,12 +234,13 @@ enum class WeightBytes { kSmallUnsigned, kSigned };
 // decode(panel_index, blocks) writing panel panel_index's n_blocks LaneBlocks (rows past
 // the matrix hold anything: their lanes are never stored) and rows_of(panel_index) its
 // row count; n_panels panels of kPanelRows rows, token t's blocks at x + t * x_stride,
-// weights entering plus `offset` (0 for kSigned).
+// small unsigned weights entering plus `offset` (unused for kSigned).
 template <WeightBytes kWeights = WeightBytes::kSmallUnsigned, class Decode, class RowsOf>
 void Gemm(size_t n_panels, size_t n_blocks, int32_t offset, const BlockQ8_0* x, size_t x_stride,
           size_t n_tokens, float* y, size_t y_stride, Decode decode, RowsOf rows_of) {
   thread_local std::vector<TokenView> tokens;
-  PackQ8_0Tokens(x, x_stride, n_tokens, n_blocks, offset, tokens);
+  PackQ8_0Tokens(x, x_stride, n_tokens, n_blocks, kWeights == WeightBytes::kSigned ? kSignedPackOffset : offset,
+                 tokens);
   thread_local std::vector<LaneBlock> panel;
   if (panel.size() < n_blocks) panel.resize(n_blocks);
   for (size_t p = 0; p < n_panels; ++p) {
@@ -225,6 +258,9 @@ void Gemm(size_t n_panels, size_t n_blocks, int32_t offset, const BlockQ8_0* x, 
   }
 }
 
+}  // namespace CPUBRRR_LANE_TILE_AVX2_ISA
 }  // namespace cpubrrr::lane_tile_avx2
+
+#undef CPUBRRR_LANE_TILE_AVX2_ISA
 
 #endif  // CPUBRRR_KERNELS_TILES_LANE_TILE_AVX2_INL_H_
