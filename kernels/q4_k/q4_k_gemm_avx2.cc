@@ -1,11 +1,13 @@
 // AVX2 Q4_K x Q8_K gemm of several tokens on the Q4_K lane tile
 // (kernels/q4_k/q4_k_lane_tile_avx2-inl.h), for the GGUF layout and the repacked one: the
 // oracle's bits, as the gemv's code per token gives them, in less time from
-// kQ4KAvx2LaneTileFrom tokens on.
+// kQ4KAvx2LaneTileFrom tokens on. Built twice: the *Avx2 functions and, with AVX-VNNI, the
+// *AvxVnni ones.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/q4_k/q4_k_avx2.h"
 #include "kernels/q4_k/q4_k_lane_tile_avx2-inl.h"
 #include "kernels/q4_k/q4_k_repacked.h"
@@ -15,8 +17,9 @@ namespace cpubrrr {
 using q4_k_lanes_avx2::kPanelRows;
 using q4_k_lanes_avx2::RowSuper;
 
-void Q4KLaneGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
-                     size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q4KLaneGemm)(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                                            size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
+                                            size_t y_stride) {
   const size_t n_panels = (rows + kPanelRows - 1) / kPanelRows;
   auto rows_of = [&](size_t p) { return static_cast<int>(std::min<size_t>(kPanelRows, rows - p * kPanelRows)); };
   // Rows past the matrix repeat the panel's first.
@@ -30,9 +33,9 @@ void Q4KLaneGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const Bl
   q4_k_lanes_avx2::Gemm(n_panels, n_blocks, x, x_stride, n_tokens, y, y_stride, locate, rows_of);
 }
 
-void Q4KRepackedLaneGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin,
-                             size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
-                             size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q4KRepackedLaneGemm)(const uint8_t* packed, const Q4KRepackedShape& shape,
+                                                    size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                                                    size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   const lane_tile_avx2::GroupPanels panels{group_begin, GroupRangeEnd(shape, group_begin, n_groups), shape.rows};
   if (panels.end <= panels.begin) return;
   const size_t group_bytes = shape.GroupBytes();

@@ -9,6 +9,11 @@
 // scale * dot in int32; one vpmaddwd of the token's bsum pair by the lane's min pair per
 // sub-block gives msum. The integer sums are the oracle's, so with its float step per
 // superblock (x.d * (d * isum - dmin * msum)) every result is its bits.
+//
+// Compiled with AVX-VNNI (-mavxvnni), a sub-block takes eight vpdpbusd into int32 and one
+// vpmulld by the lane's scale, and the mins one vpdpwssd: the same integer sums. The
+// functions then live in their own inline namespace (as the lane tile's do). Either way
+// each weight vector is loaded once per tile of tokens.
 #ifndef CPUBRRR_KERNELS_Q4_K_Q4_K_LANE_TILE_AVX2_INL_H_
 #define CPUBRRR_KERNELS_Q4_K_Q4_K_LANE_TILE_AVX2_INL_H_
 
@@ -27,14 +32,22 @@
 #include "quant/q4_k.h"
 #include "quant/q8_k.h"
 
+#if defined(__AVXVNNI__)
+#define CPUBRRR_Q4_K_LANES_ISA avx_vnni
+#else
+#define CPUBRRR_Q4_K_LANES_ISA avx2
+#endif
+
 namespace cpubrrr::q4_k_lanes_avx2 {
+inline namespace CPUBRRR_Q4_K_LANES_ISA {
 
 using lane_tile_avx2::kPanelRows;
 using lane_tile_avx2::BroadcastBytes4;
 
 // One superblock of eight rows: q[8 * j + k] holds in lane i the values 32j + 4k ..
-// 32j + 4k + 3 of row i (0..15 as bytes); sc[j] and mins[j] the lane's scale and min of
-// sub-block j as the int16 pair (v, v); d and dmin the lanes' float scales.
+// 32j + 4k + 3 of row i (0..15 as bytes); sc[j] the lane's scale of sub-block j as the
+// int16 pair (v, v) (with AVX-VNNI: as an int32) and mins[j] its min as the pair (v, v);
+// d and dmin the lanes' float scales.
 struct alignas(32) LaneSuper {
   __m256i q[64];
   __m256i sc[8];
@@ -72,7 +85,11 @@ inline void DecodeSuper(const RowSuper rows[kPanelRows], LaneSuper* out) {
     for (int j = 0; j < 8; ++j) {
       const int32_t s = static_cast<int32_t>((sm.sc >> (8 * j)) & 0xFF);
       const int32_t m = static_cast<int32_t>((sm.m >> (8 * j)) & 0xFF);
+#if defined(__AVXVNNI__)
+      sc[j][i] = s;
+#else
       sc[j][i] = s | (s << 16);
+#endif
       mins[j][i] = m | (m << 16);
     }
     std::memcpy(&d[i], rows[i].header + offsetof(BlockQ4K, d), 2);
@@ -86,6 +103,80 @@ inline void DecodeSuper(const RowSuper rows[kPanelRows], LaneSuper* out) {
   out->dmin = _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(dmin)));
 }
 
+// The three integer steps of SuperSums. A sub-block's products: with AVX-VNNI summed in
+// int32 by vpdpbusd, else in int16 by vpmaddubsw (16 products of at most 15 * 128 each).
+__attribute__((always_inline)) inline __m256i AddProducts(__m256i sum, __m256i w, __m256i x) {
+#if defined(__AVXVNNI__)
+  return _mm256_dpbusd_avx_epi32(sum, w, x);
+#else
+  return _mm256_add_epi16(sum, _mm256_maddubs_epi16(w, x));
+#endif
+}
+
+// isum + scale * (a sub-block's products), the scale as LaneSuper::sc holds it.
+__attribute__((always_inline)) inline __m256i AddScaled(__m256i isum, __m256i products, __m256i scale) {
+#if defined(__AVXVNNI__)
+  return _mm256_add_epi32(isum, _mm256_mullo_epi32(products, scale));
+#else
+  return _mm256_add_epi32(isum, _mm256_madd_epi16(products, scale));
+#endif
+}
+
+// msum + the int16 pairs a * b summed by pairs.
+__attribute__((always_inline)) inline __m256i AddPairProducts(__m256i msum, __m256i a, __m256i b) {
+#if defined(__AVXVNNI__)
+  return _mm256_dpwssd_avx_epi32(msum, a, b);
+#else
+  return _mm256_add_epi32(msum, _mm256_madd_epi16(a, b));
+#endif
+}
+
+// Sets isum[t] and msum[t] to the oracle's integer sums of superblock s (eight rows)
+// against T tokens' superblock xb[t]: sum_j sc_j * dot_j and sum_j m_j * bsum_j. With
+// AVX-VNNI weights outer (each weight vector loaded once for the T tokens); without it
+// token by token (the weights come from L1 again for each token, leaving the registers to
+// the int16 sums, which measured faster).
+template <int T>
+__attribute__((always_inline)) inline void SuperSums(const LaneSuper& s, const BlockQ8K* const xb[T], __m256i isum[T],
+                                                     __m256i msum[T]) {
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) isum[t] = msum[t] = _mm256_setzero_si256();
+#if !defined(__AVXVNNI__)
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) {
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) {
+      __m256i products = _mm256_setzero_si256();
+#pragma GCC unroll 8
+      for (int k = 0; k < 8; ++k) {
+        products = AddProducts(products, _mm256_load_si256(&s.q[8 * j + k]), BroadcastBytes4(xb[t]->qs + 32 * j + 4 * k));
+      }
+      isum[t] = AddScaled(isum[t], products, s.sc[j]);
+    }
+  }
+#else
+#pragma GCC unroll 8
+  for (int j = 0; j < 8; ++j) {
+    __m256i products[T];
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) products[t] = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) {
+      const __m256i w = _mm256_load_si256(&s.q[8 * j + k]);
+#pragma GCC unroll 4
+      for (int t = 0; t < T; ++t) products[t] = AddProducts(products[t], w, BroadcastBytes4(xb[t]->qs + 32 * j + 4 * k));
+    }
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) isum[t] = AddScaled(isum[t], products[t], s.sc[j]);
+  }
+#endif
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) {
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) msum[t] = AddPairProducts(msum[t], BroadcastBytes4(xb[t]->bsums + 2 * j), s.mins[j]);
+  }
+}
+
 // Writes y[t * y_stride + i] for T tokens (token t's superblocks at x + t * x_stride) and the
 // first n_rows rows of a decoded panel of n_blocks superblocks.
 template <int T>
@@ -96,25 +187,16 @@ void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* x, size
   for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
   for (size_t b = 0; b < n_blocks; ++b) {
     const LaneSuper& s = supers[b];
-    // Token by token: the weight vectors come from L1 again for each token.
+    const BlockQ8K* xb[T];
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) xb[t] = &x[t * x_stride + b];
+    __m256i isum[T], msum[T];
+    SuperSums<T>(s, xb, isum, msum);
 #pragma GCC unroll 4
     for (int t = 0; t < T; ++t) {
-      const BlockQ8K& xb = x[t * x_stride + b];
-      __m256i isum = _mm256_setzero_si256(), msum = _mm256_setzero_si256();
-#pragma GCC unroll 8
-      for (int j = 0; j < 8; ++j) {
-        __m256i pairs = _mm256_maddubs_epi16(_mm256_load_si256(&s.q[8 * j]), BroadcastBytes4(xb.qs + 32 * j));
-#pragma GCC unroll 7
-        for (int k = 1; k < 8; ++k) {
-          pairs = _mm256_add_epi16(
-              pairs, _mm256_maddubs_epi16(_mm256_load_si256(&s.q[8 * j + k]), BroadcastBytes4(xb.qs + 32 * j + 4 * k)));
-        }
-        isum = _mm256_add_epi32(isum, _mm256_madd_epi16(pairs, s.sc[j]));
-        msum = _mm256_add_epi32(msum, _mm256_madd_epi16(BroadcastBytes4(xb.bsums + 2 * j), s.mins[j]));
-      }
       const __m256 block = _mm256_mul_ps(
-          _mm256_set1_ps(xb.d), _mm256_sub_ps(_mm256_mul_ps(s.d, _mm256_cvtepi32_ps(isum)),
-                                             _mm256_mul_ps(s.dmin, _mm256_cvtepi32_ps(msum))));
+          _mm256_set1_ps(xb[t]->d), _mm256_sub_ps(_mm256_mul_ps(s.d, _mm256_cvtepi32_ps(isum[t])),
+                                                  _mm256_mul_ps(s.dmin, _mm256_cvtepi32_ps(msum[t]))));
       acc[t] = _mm256_add_ps(acc[t], block);
     }
   }
@@ -151,6 +233,9 @@ void Gemm(size_t n_panels, size_t n_blocks, const BlockQ8K* x, size_t x_stride, 
   }
 }
 
+}  // namespace CPUBRRR_Q4_K_LANES_ISA
 }  // namespace cpubrrr::q4_k_lanes_avx2
+
+#undef CPUBRRR_Q4_K_LANES_ISA
 
 #endif  // CPUBRRR_KERNELS_Q4_K_Q4_K_LANE_TILE_AVX2_INL_H_

@@ -70,6 +70,15 @@ void Q4KRepackedLaneGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shap
                              size_t group_begin, size_t n_groups, const BlockQ8K* x,
                              size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
+// The same gemm with the lane tile built for AVX-VNNI (Q4KRepackedLaneGemmAvxVnni,
+// :q4_k_gemm_avx_vnni); the same bits.
+void Q4KRepackedGemmAvxVnni(const uint8_t* packed, const Q4KRepackedShape& shape,
+                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+void Q4KRepackedLaneGemmAvxVnni(const uint8_t* packed, const Q4KRepackedShape& shape,
+                                size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                                size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+
 // A variant on the repacked layout (kernels/common/repacked_variant.h).
 using Q4KRepackedKernels = RepackedVariant<Q4KRepackedShape, BlockQ8K>;
 

@@ -2,7 +2,8 @@
 // with the oracle's bits like Q4KGemvAvx2: per superblock each row's integer sums as there,
 // the four rows' sums reduced together, and the oracle's float step on the four rows at
 // once in one 128-bit vector (compiled without contraction). From kQ4KAvx2LaneTileFrom
-// tokens the gemm runs the lane tile (q4_k_gemm_avx2.cc).
+// tokens the gemm runs the lane tile (q4_k_gemm_avx2.cc); Q4KRepackedGemmAvxVnni runs its
+// AVX-VNNI build.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -83,6 +84,22 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
   avx2::StoreFirst(sum, valid_rows, y);
 }
 
+// The gemm: the group tile per token below kQ4KAvx2LaneTileFrom tokens, lane_gemm from
+// there on.
+template <class LaneGemm>
+void Gemm(LaneGemm lane_gemm, const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin,
+          size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
+    lane_gemm(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
+  const size_t group_bytes = shape.GroupBytes();
+  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
+    Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
+          valid_rows);
+  });
+}
+
 }  // namespace
 
 void Q4KRepackedGemvAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
@@ -92,15 +109,13 @@ void Q4KRepackedGemvAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, s
 
 void Q4KRepackedGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
                          const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
-  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
-    Q4KRepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
-    return;
-  }
-  const size_t group_bytes = shape.GroupBytes();
-  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
-    Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
-          valid_rows);
-  });
+  Gemm(Q4KRepackedLaneGemmAvx2, packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+}
+
+void Q4KRepackedGemmAvxVnni(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin,
+                            size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
+                            size_t y_stride) {
+  Gemm(Q4KRepackedLaneGemmAvxVnni, packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
 }
 
 }  // namespace cpubrrr

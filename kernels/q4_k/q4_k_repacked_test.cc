@@ -47,19 +47,29 @@ struct Avx2 : Q4KRepacked {
   static constexpr auto TwinGemm = Q4KGemmAvx2;
 };
 
+struct AvxVnni : Q4KRepacked {
+  static constexpr const char* kName = "repacked avx_vnni";
+  static constexpr uint32_t kRequired = kCpuAvx2 | kCpuAvxVnni;
+  static constexpr auto Gemv = Q4KRepackedGemvAvx2;
+  static constexpr auto Gemm = Q4KRepackedGemmAvxVnni;
+  static constexpr auto TwinGemv = Q4KGemvAvx2;
+  static constexpr auto TwinGemm = Q4KGemmAvxVnni;
+};
+
 template <class Variant>
 class Q4KRepackedTest : public testing::RepackedKernelTest<Variant> {};
 
-using Variants = ::testing::Types<Avx512Vnni, Avx2>;
+using Variants = ::testing::Types<Avx512Vnni, AvxVnni, Avx2>;
 TYPED_TEST_SUITE(Q4KRepackedTest, Variants);
 
 // The registry lists these variants, best first, each with its twin, and the pick's twin
 // is the GGUF variant this CPU picks.
 TEST(Q4KRepackedRegistry, ListsEachVariantWithItsTwin) {
   testing::CheckRepackedRegistry(AllQ4KRepackedVariants(), BestQ4KRepackedKernels(), AllQ4KVariants(),
-                                 BestQ4KKernels(), {"avx512_vnni", "avx2"});
+                                 BestQ4KKernels(), {"avx512_vnni", "avx_vnni", "avx2"});
   EXPECT_EQ(AllQ4KRepackedVariants()[0].gemv, Avx512Vnni::Gemv);
-  EXPECT_EQ(AllQ4KRepackedVariants()[1].gemm, Avx2::Gemm);
+  EXPECT_EQ(AllQ4KRepackedVariants()[1].gemm, AvxVnni::Gemm);
+  EXPECT_EQ(AllQ4KRepackedVariants()[2].gemm, Avx2::Gemm);
 }
 
 // Shapes around the layout: 1 superblock up to 17 (rows of at most 4 finish with vector
