@@ -70,6 +70,14 @@ void Q6KRepackedGemvAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
 void Q6KRepackedGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
                          size_t group_begin, size_t n_groups, const BlockQ8K* x,
                          size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+// The same gemm with the lane tile built for AVX-VNNI (Q6KRepackedLaneGemmAvxVnni,
+// :q6_k_repacked_gemm_avx_vnni); the same bits.
+void Q6KRepackedGemmAvxVnni(const uint8_t* packed, const Q6KRepackedShape& shape,
+                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
+void Q6KRepackedLaneGemmAvxVnni(const uint8_t* packed, const Q6KRepackedShape& shape,
+                                size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                                size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 void Q6KRepackedLaneGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8K* x,
                              size_t x_stride, size_t n_tokens, float* y, size_t y_stride);

@@ -3,8 +3,10 @@
 // tile (kernels/q4_k/q4_k_lane_tile_avx2-inl.h) does: two groups decode into an 8-row
 // panel once per call, then per 16-value sub-block two pairs of vpmaddubsw summed in int16
 // (four products of at most 63 * 128 each), vpmaddwd by the lane's scale pair, and the -32
-// offset as vpmaddwd of the token's bsum pairs by the lane's scale pairs. The integer sums
-// and the float step are the oracle's, so every result is its bits.
+// offset as vpmaddwd of the token's bsum pairs by the lane's scale pairs. Built with
+// AVX-VNNI (Q6KRepackedLaneGemmAvxVnni), a sub-block takes four vpdpbusd into int32 and a
+// vpmulld by its scale, the offset vpdpwssd, each weight vector loaded once per token tile.
+// The integer sums and the float step are the oracle's, so every result is its bits.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "kernels/tiles/lane_tile_avx2-inl.h"
@@ -30,7 +33,8 @@ constexpr size_t kPanelGroups = GroupPanels::kGroups;
 constexpr size_t kRowBytes = 192;  // a row's A, B and C vectors in a unit
 
 // One superblock of eight rows: q[n] holds in lane i the quants 4n .. 4n + 3 of row i
-// (0..63 as bytes); sc[s] the lane's scale of sub-block s as the int16 pair (v, v);
+// (0..63 as bytes); sc[s] the lane's scale of sub-block s as the int16 pair (v, v) (with
+// AVX-VNNI: as an int32);
 // sc_pairs[p] its scales 2p and 2p + 1 as an int16 pair; d its float scale.
 struct alignas(32) LaneSuper {
   __m256i q[64];
@@ -77,8 +81,12 @@ void DecodeSuper(const uint8_t* const group[kPanelGroups], size_t b, LaneSuper* 
       const size_t i = g * kRepackedRows + rr;
       const int8_t* scales = reinterpret_cast<const int8_t*>(unit + 16 * rr);
       for (int s = 0; s < 16; ++s) {
+#if defined(__AVXVNNI__)
+        sc[s][i] = scales[s];
+#else
         const uint32_t v = static_cast<uint16_t>(scales[s]);
         sc[s][i] = static_cast<int32_t>(v | (v << 16));
+#endif
       }
       for (int p = 0; p < 8; ++p) {
         sc_pairs[p][i] = static_cast<int32_t>(static_cast<uint16_t>(scales[2 * p]) |
@@ -102,6 +110,37 @@ void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* x, size
   for (int t = 0; t < T; ++t) acc[t] = _mm256_setzero_ps();
   for (size_t b = 0; b < n_blocks; ++b) {
     const LaneSuper& s = supers[b];
+#if defined(__AVXVNNI__)
+    // Weights outer: each weight vector loaded once for the T tokens.
+    __m256i isum[T];
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) isum[t] = _mm256_setzero_si256();
+#pragma GCC unroll 16
+    for (int sub = 0; sub < 16; ++sub) {
+      __m256i dot[T];
+#pragma GCC unroll 4
+      for (int t = 0; t < T; ++t) dot[t] = _mm256_setzero_si256();
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; ++k) {
+        const __m256i w = _mm256_load_si256(&s.q[4 * sub + k]);
+#pragma GCC unroll 4
+        for (int t = 0; t < T; ++t) {
+          dot[t] = _mm256_dpbusd_avx_epi32(dot[t], w, BroadcastBytes4(x[t * x_stride + b].qs + 16 * sub + 4 * k));
+        }
+      }
+#pragma GCC unroll 4
+      for (int t = 0; t < T; ++t) isum[t] = _mm256_add_epi32(isum[t], _mm256_mullo_epi32(dot[t], s.sc[sub]));
+    }
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) {
+      const BlockQ8K& xb = x[t * x_stride + b];
+      __m256i offset = _mm256_setzero_si256();
+#pragma GCC unroll 8
+      for (int p = 0; p < 8; ++p) offset = _mm256_dpwssd_avx_epi32(offset, BroadcastBytes4(xb.bsums + 2 * p), s.sc_pairs[p]);
+      const __m256i sum = _mm256_sub_epi32(isum[t], _mm256_slli_epi32(offset, 5));
+      acc[t] = _mm256_add_ps(acc[t], _mm256_mul_ps(_mm256_set1_ps(xb.d), _mm256_mul_ps(s.d, _mm256_cvtepi32_ps(sum))));
+    }
+#else
 #pragma GCC unroll 4
     for (int t = 0; t < T; ++t) {
       const BlockQ8K& xb = x[t * x_stride + b];
@@ -125,15 +164,16 @@ void PanelTile(const LaneSuper* supers, size_t n_blocks, const BlockQ8K* x, size
       acc[t] = _mm256_add_ps(acc[t],
                              _mm256_mul_ps(_mm256_set1_ps(xb.d), _mm256_mul_ps(s.d, _mm256_cvtepi32_ps(isum))));
     }
+#endif
   }
   lane_tile_avx2::StoreRows<T>(acc, y, y_stride, n_rows);
 }
 
 }  // namespace
 
-void Q6KRepackedLaneGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_begin,
-                             size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
-                             size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q6KRepackedLaneGemm)(const uint8_t* packed, const Q6KRepackedShape& shape,
+                                                    size_t group_begin, size_t n_groups, const BlockQ8K* x,
+                                                    size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   const GroupPanels panels{group_begin, GroupRangeEnd(shape, group_begin, n_groups), shape.rows};
   if (panels.end <= panels.begin) return;
   const size_t group_bytes = shape.GroupBytes();

@@ -47,19 +47,29 @@ struct Avx2 : Q6KRepacked {
   static constexpr auto TwinGemm = Q6KGemmAvx2;
 };
 
+struct AvxVnni : Q6KRepacked {
+  static constexpr const char* kName = "repacked avx_vnni";
+  static constexpr uint32_t kRequired = kCpuAvx2 | kCpuAvxVnni;
+  static constexpr auto Gemv = Q6KRepackedGemvAvx2;
+  static constexpr auto Gemm = Q6KRepackedGemmAvxVnni;
+  static constexpr auto TwinGemv = Q6KGemvAvx2;
+  static constexpr auto TwinGemm = Q6KGemmAvx2;
+};
+
 template <class Variant>
 class Q6KRepackedTest : public testing::RepackedKernelTest<Variant> {};
 
-using Variants = ::testing::Types<Avx512Vnni, Avx2>;
+using Variants = ::testing::Types<Avx512Vnni, AvxVnni, Avx2>;
 TYPED_TEST_SUITE(Q6KRepackedTest, Variants);
 
 // The registry lists these variants, best first, each with its twin, and the pick's twin
 // is the GGUF variant this CPU picks.
 TEST(Q6KRepackedRegistry, ListsEachVariantWithItsTwin) {
   testing::CheckRepackedRegistry(AllQ6KRepackedVariants(), BestQ6KRepackedKernels(), AllQ6KVariants(),
-                                 BestQ6KKernels(), {"avx512_vnni", "avx2"});
+                                 BestQ6KKernels(), {"avx512_vnni", "avx_vnni", "avx2"});
   EXPECT_EQ(AllQ6KRepackedVariants()[0].gemv, Avx512Vnni::Gemv);
-  EXPECT_EQ(AllQ6KRepackedVariants()[1].gemm, Avx2::Gemm);
+  EXPECT_EQ(AllQ6KRepackedVariants()[1].gemm, AvxVnni::Gemm);
+  EXPECT_EQ(AllQ6KRepackedVariants()[2].gemm, Avx2::Gemm);
 }
 
 // Shapes around the layout: 1 superblock, partial, whole and two chunks of 8; rows around
