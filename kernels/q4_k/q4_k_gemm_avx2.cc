@@ -1,5 +1,5 @@
-// AVX2 Q4_K x Q8_K gemm of several tokens on the Q4_K lane tile
-// (kernels/q4_k/q4_k_lane_tile_avx2-inl.h), for the GGUF layout and the repacked one: the
+// AVX2 Q4_K x Q8_K gemm of several tokens on the K-quant lane tile
+// (kernels/kquant/lane_tile_kquant_avx2-inl.h), for the GGUF layout and the repacked one: the
 // oracle's bits, as the gemv's code per token gives them, in less time from
 // kQ4KAvx2LaneTileFrom tokens on. Built twice: the *Avx2 functions and, with AVX-VNNI, the
 // *AvxVnni ones.
@@ -8,14 +8,14 @@
 #include <cstdint>
 
 #include "kernels/common/avx2_variant_name.h"
+#include "kernels/kquant/lane_tile_kquant_avx2-inl.h"
 #include "kernels/q4_k/q4_k_avx2.h"
-#include "kernels/q4_k/q4_k_lane_tile_avx2-inl.h"
 #include "kernels/q4_k/q4_k_repacked.h"
 
 namespace cpubrrr {
 
-using q4_k_lanes_avx2::kPanelRows;
-using q4_k_lanes_avx2::RowSuper;
+using kquant_lanes_avx2::kPanelRows;
+using kquant_lanes_avx2::RowSuper;
 
 void CPUBRRR_AVX2_VARIANT_NAME(Q4KLaneGemm)(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                                             size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
@@ -27,10 +27,10 @@ void CPUBRRR_AVX2_VARIANT_NAME(Q4KLaneGemm)(const BlockQ4K* w, size_t row_stride
     for (int i = 0; i < kPanelRows; ++i) {
       const size_t r = p * kPanelRows + i;
       const BlockQ4K& block = w[(r < rows ? r : p * kPanelRows) * row_stride + b];
-      out[i] = {reinterpret_cast<const uint8_t*>(&block), block.qs};
+      out[i] = {reinterpret_cast<const uint8_t*>(&block), block.qs, nullptr};
     }
   };
-  q4_k_lanes_avx2::Gemm(n_panels, n_blocks, x, x_stride, n_tokens, y, y_stride, locate, rows_of);
+  kquant_lanes_avx2::Gemm<4>(n_panels, n_blocks, x, x_stride, n_tokens, y, y_stride, locate, rows_of);
 }
 
 void CPUBRRR_AVX2_VARIANT_NAME(Q4KRepackedLaneGemm)(const uint8_t* packed, const Q4KRepackedShape& shape,
@@ -43,11 +43,12 @@ void CPUBRRR_AVX2_VARIANT_NAME(Q4KRepackedLaneGemm)(const uint8_t* packed, const
     for (size_t g = 0; g < panels.kGroups; ++g) {
       const uint8_t* unit = packed + panels.Group(p, g) * group_bytes + Q4KRepackedShape::QuantOffset(b);
       for (size_t rr = 0; rr < kRepackedRows; ++rr) {
-        out[g * kRepackedRows + rr] = {unit + Q4KRepackedHeaderOffset(rr), unit + Q4KRepackedQuantsOffset(rr)};
+        out[g * kRepackedRows + rr] = {unit + Q4KRepackedHeaderOffset(rr), unit + Q4KRepackedQuantsOffset(rr),
+                                       nullptr};
       }
     }
   };
-  q4_k_lanes_avx2::Gemm(panels.Count(), shape.n_blocks, x, x_stride, n_tokens, y, y_stride, locate,
+  kquant_lanes_avx2::Gemm<4>(panels.Count(), shape.n_blocks, x, x_stride, n_tokens, y, y_stride, locate,
                         [&](size_t p) { return panels.Rows(p); });
 }
 

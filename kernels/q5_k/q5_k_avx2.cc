@@ -1,6 +1,7 @@
 // AVX2 Q5_K x Q8_K gemv and gemm: per block the integer sums the oracle defines, with
 // vpmaddubsw on the unsigned 5-bit quants and vpmaddwd by each sub-block's scale, then the
-// oracle's float step (compiled without contraction), so every result is its bits.
+// oracle's float step (compiled without contraction), so every result is its bits. The
+// gemm of kQ5KAvx2LaneTileFrom tokens or more runs the lane tile (q5_k_gemm_avx2.cc).
 #include "kernels/q5_k/q5_k_avx2.h"
 
 #include <immintrin.h>
@@ -74,6 +75,19 @@ void RowTile(const BlockQ5K* row, const BlockQ8K* x, size_t x_stride, size_t n_b
 // RowTile<T>, as the token-tile loops call it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
+// The gemm: tiles of the row tile below kQ5KAvx2LaneTileFrom tokens, lane_gemm from there
+// on.
+template <class LaneGemm>
+void Gemm(LaneGemm lane_gemm, const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  if (n_tokens >= kQ5KAvx2LaneTileFrom) {
+    lane_gemm(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  GemmByTokenTiles<kQ5KAvx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
+                                             kRowTile);
+}
+
 }  // namespace
 
 void Q5KGemvAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
@@ -83,8 +97,12 @@ void Q5KGemvAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ
 
 void Q5KGemmAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  // Tiles of 4 tokens share each decoded weight block.
-  GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);
+  Gemm(Q5KLaneGemmAvx2, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+}
+
+void Q5KGemmAvxVnni(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  Gemm(Q5KLaneGemmAvxVnni, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

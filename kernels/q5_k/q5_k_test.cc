@@ -70,14 +70,15 @@ TEST_P(Q5KVariantTest, GemmMatchesOracleAroundLaneTiles) { CheckGemmAroundLaneTi
 TEST_P(Q5KVariantTest, HandlesZeroBlocks) { CheckZeroBlocks(); }
 
 // Largest integer sums: every scale and min 63, every quant 31, activations all +127 or
-// all -128 (beyond what the quantizer makes). Per block isum = 8*63*32*31*127 and msum =
-// 8*63*32*127 fit int32 with room; the float result is checked against exact arithmetic.
+// all -128 (beyond what the quantizer makes), token by token in turn, enough tokens for
+// the gemms' lane tiles. Per block isum = 8*63*32*31*127 and msum = 8*63*32*127 fit int32
+// with room; the float result is checked against exact arithmetic.
 TEST_P(Q5KVariantTest, ExtremeValuesDoNotOverflow) {
-  constexpr size_t kRows = 9, kBlocks = 3, kTokens = 2;
+  constexpr size_t kRows = 9, kBlocks = 3, kTokens = 5;
   const std::vector<BlockQ5K> w(kRows * kBlocks, testing::FullQ5KBlock());
   std::vector<BlockQ8K> x(kTokens * kBlocks);
   for (size_t t = 0; t < kTokens; ++t) {
-    const int8_t q = t == 0 ? 127 : -128;
+    const int8_t q = t % 2 == 0 ? 127 : -128;
     for (size_t b = 0; b < kBlocks; ++b) {
       BlockQ8K& xb = x[t * kBlocks + b];
       xb.d = 1.0f;
@@ -88,7 +89,7 @@ TEST_P(Q5KVariantTest, ExtremeValuesDoNotOverflow) {
   std::vector<float> y(kTokens * kRows);
   GetParam().gemm(w.data(), kBlocks, kRows, x.data(), kBlocks, kTokens, kBlocks, y.data(), kRows);
   for (size_t t = 0; t < kTokens; ++t) {
-    const double q = t == 0 ? 127 : -128;
+    const double q = t % 2 == 0 ? 127 : -128;
     const double per_block = 8 * 63 * 32 * (31 * q) - 0.5 * 8 * 63 * 32 * q;
     for (size_t r = 0; r < kRows; ++r) EXPECT_EQ(y[t * kRows + r], kBlocks * per_block) << t << " " << r;
   }
@@ -98,13 +99,15 @@ TEST_P(Q5KVariantTest, ExtremeValuesDoNotOverflow) {
 }
 
 // isum above 2^24 from odd pair sums (every weight 63 * 31, activations 127, 126 or -128,
-// -127 in turn): exact in int32, while any float running sum over a block would round.
+// -127 in turn, token by token): exact in int32, while any float running sum over a block
+// would round.
 TEST_P(Q5KVariantTest, LargeOddSumsStayExact) {
-  constexpr size_t kRows = 9, kBlocks = 2, kTokens = 2;
+  constexpr size_t kRows = 9, kBlocks = 2, kTokens = 5;
   const std::vector<BlockQ5K> w(kRows * kBlocks, testing::FullQ5KBlock());
   std::vector<BlockQ8K> x(kTokens * kBlocks);
   for (size_t i = 0; i < x.size(); ++i) {
-    const int even = i < kBlocks ? 127 : -128, odd = i < kBlocks ? 126 : -127;
+    const bool positive = i / kBlocks % 2 == 0;
+    const int even = positive ? 127 : -128, odd = positive ? 126 : -127;
     x[i].d = 1.0f;
     for (int k = 0; k < kQ8KBlockSize; ++k) x[i].qs[k] = static_cast<int8_t>(k % 2 ? odd : even);
     for (int16_t& s : x[i].bsums) s = static_cast<int16_t>(8 * (even + odd));

@@ -1,6 +1,6 @@
 // AVX2 Q6_K x Q8_K gemm of several tokens on the repacked layout
 // (kernels/q6_k/q6_k_repacked.h) with one weight row per int32 lane, as the Q4_K AVX2 lane
-// tile (kernels/q4_k/q4_k_lane_tile_avx2-inl.h) does: two groups decode into an 8-row
+// tile (kernels/kquant/lane_tile_kquant_avx2-inl.h) does: two groups decode into an 8-row
 // panel once per call, then per 16-value sub-block two pairs of vpmaddubsw summed in int16
 // (four products of at most 63 * 128 each), vpmaddwd by the lane's scale pair, and the -32
 // offset as vpmaddwd of the token's bsum pairs by the lane's scale pairs. Built with
