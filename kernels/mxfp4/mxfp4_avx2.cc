@@ -65,13 +65,16 @@ void RowTile(const BlockMxfp4* row, const BlockQ8_0* x, size_t x_stride, size_t 
 // RowTile<1>, as the gemv's row loop calls it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
-// The gemm: the row tile per token below kMxfp4Avx2LaneTileFrom tokens, lane_gemm from
-// there on.
-template <class LaneGemm>
-void Gemm(LaneGemm lane_gemm, const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
-          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+}  // namespace
+
+void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
+  GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
+}
+
+void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
+                   size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
-    lane_gemm(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    Mxfp4LaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
     return;
   }
   WithCount<kMxfp4Avx2LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
@@ -81,20 +84,13 @@ void Gemm(LaneGemm lane_gemm, const BlockMxfp4* w, size_t row_stride, size_t row
   });
 }
 
-}  // namespace
-
-void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
-  GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
-}
-
-void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
-                   size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  Gemm(Mxfp4LaneGemmAvx2, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-}
-
 void Mxfp4GemmAvxVnni(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                       size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  Gemm(Mxfp4LaneGemmAvxVnni, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
+    Mxfp4LaneGemmAvxVnni(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  Mxfp4GemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -158,13 +158,18 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const Blo
   }
 }
 
-// The gemm: the gemv's group tile per token below kMxfp4Avx2LaneTileFrom tokens, lane_gemm
-// from there on.
-template <class LaneGemm>
-void Gemm(LaneGemm lane_gemm, const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
-          size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+}  // namespace
+
+void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
+                           size_t n_groups, const BlockQ8_0* x, float* y) {
+  Mxfp4RepackedGemmAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
+}
+
+void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
+                           size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
+                           size_t y_stride) {
   if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
-    lane_gemm(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    Mxfp4RepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
     return;
   }
   const size_t pairs = shape.n_blocks / 2;
@@ -176,23 +181,14 @@ void Gemm(LaneGemm lane_gemm, const uint8_t* packed, const Mxfp4RepackedShape& s
   });
 }
 
-}  // namespace
-
-void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
-                           size_t n_groups, const BlockQ8_0* x, float* y) {
-  Mxfp4RepackedGemmAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
-}
-
-void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
-                           size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
-                           size_t y_stride) {
-  Gemm(Mxfp4RepackedLaneGemmAvx2, packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
-}
-
 void Mxfp4RepackedGemmAvxVnni(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
                               size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
                               size_t y_stride) {
-  Gemm(Mxfp4RepackedLaneGemmAvxVnni, packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
+    Mxfp4RepackedLaneGemmAvxVnni(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
+  Mxfp4RepackedGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
 }
 
 }  // namespace cpubrrr

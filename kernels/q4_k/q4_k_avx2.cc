@@ -64,13 +64,16 @@ void RowTile(const BlockQ4K* row, const BlockQ8K* x, size_t x_stride, size_t n_b
 // RowTile<1>, as the gemv's row loop calls it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
-// The gemm: the row tile per token below kQ4KAvx2LaneTileFrom tokens, lane_gemm from there
-// on.
-template <class LaneGemm>
-void Gemm(LaneGemm lane_gemm, const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+}  // namespace
+
+void Q4KGemvAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t n_blocks, float* y) {
+  GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
+}
+
+void Q4KGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
+                 size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   if (n_tokens >= kQ4KAvx2LaneTileFrom) {
-    lane_gemm(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    Q4KLaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
     return;
   }
   WithCount<kQ4KAvx2LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
@@ -80,20 +83,13 @@ void Gemm(LaneGemm lane_gemm, const BlockQ4K* w, size_t row_stride, size_t rows,
   });
 }
 
-}  // namespace
-
-void Q4KGemvAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t n_blocks, float* y) {
-  GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
-}
-
-void Q4KGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
-                 size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  Gemm(Q4KLaneGemmAvx2, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-}
-
 void Q4KGemmAvxVnni(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
                     size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  Gemm(Q4KLaneGemmAvxVnni, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
+    Q4KLaneGemmAvxVnni(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  Q4KGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

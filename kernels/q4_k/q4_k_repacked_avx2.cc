@@ -84,22 +84,6 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
   avx2::StoreFirst(sum, valid_rows, y);
 }
 
-// The gemm: the group tile per token below kQ4KAvx2LaneTileFrom tokens, lane_gemm from
-// there on.
-template <class LaneGemm>
-void Gemm(LaneGemm lane_gemm, const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin,
-          size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
-  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
-    lane_gemm(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
-    return;
-  }
-  const size_t group_bytes = shape.GroupBytes();
-  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
-    Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
-          valid_rows);
-  });
-}
-
 }  // namespace
 
 void Q4KRepackedGemvAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
@@ -109,13 +93,25 @@ void Q4KRepackedGemvAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, s
 
 void Q4KRepackedGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
                          const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
-  Gemm(Q4KRepackedLaneGemmAvx2, packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
+    Q4KRepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
+  const size_t group_bytes = shape.GroupBytes();
+  ForEachGroupThenToken(shape, group_begin, n_groups, n_tokens, [&](size_t g, size_t t, size_t valid_rows) {
+    Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
+          valid_rows);
+  });
 }
 
 void Q4KRepackedGemmAvxVnni(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin,
                             size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
                             size_t y_stride) {
-  Gemm(Q4KRepackedLaneGemmAvxVnni, packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
+    Q4KRepackedLaneGemmAvxVnni(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    return;
+  }
+  Q4KRepackedGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
 }
 
 }  // namespace cpubrrr

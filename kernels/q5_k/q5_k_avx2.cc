@@ -75,19 +75,6 @@ void RowTile(const BlockQ5K* row, const BlockQ8K* x, size_t x_stride, size_t n_b
 // RowTile<T>, as the token-tile loops call it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
-// The gemm: tiles of the row tile below kQ5KAvx2LaneTileFrom tokens, lane_gemm from there
-// on.
-template <class LaneGemm>
-void Gemm(LaneGemm lane_gemm, const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kQ5KAvx2LaneTileFrom) {
-    lane_gemm(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-    return;
-  }
-  GemmByTokenTiles<kQ5KAvx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
-                                             kRowTile);
-}
-
 }  // namespace
 
 void Q5KGemvAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
@@ -97,12 +84,21 @@ void Q5KGemvAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ
 
 void Q5KGemmAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  Gemm(Q5KLaneGemmAvx2, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+  if (n_tokens >= kQ5KAvx2LaneTileFrom) {
+    Q5KLaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  GemmByTokenTiles<kQ5KAvx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
+                                             kRowTile);
 }
 
 void Q5KGemmAvxVnni(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                     size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  Gemm(Q5KLaneGemmAvxVnni, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+  if (n_tokens >= kQ5KAvx2LaneTileFrom) {
+    Q5KLaneGemmAvxVnni(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  Q5KGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

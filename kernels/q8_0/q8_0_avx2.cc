@@ -65,19 +65,6 @@ void RowsTile(const BlockQ8_0* w, size_t row_stride, const BlockQ8_0* x, size_t 
 // RowTile<T>, as the token-tile loops call it.
 constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(tokens)::value>(args...); };
 
-// The gemm: the row tile per token below kQ8_0Avx2LaneTileFrom tokens, lane_gemm from
-// there on.
-template <class LaneGemm>
-void Gemm(LaneGemm lane_gemm, const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
-          size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kQ8_0Avx2LaneTileFrom) {
-    lane_gemm(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-    return;
-  }
-  GemmByTokenTiles<kQ8_0Avx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
-                                              kRowTile);
-}
-
 }  // namespace
 
 void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
@@ -91,12 +78,21 @@ void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const Bloc
 
 void Q8_0GemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                   size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  Gemm(Q8_0LaneGemmAvx2, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+  if (n_tokens >= kQ8_0Avx2LaneTileFrom) {
+    Q8_0LaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  GemmByTokenTiles<kQ8_0Avx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
+                                              kRowTile);
 }
 
 void Q8_0GemmAvxVnni(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
                      size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  Gemm(Q8_0LaneGemmAvxVnni, w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+  if (n_tokens >= kQ8_0Avx2LaneTileFrom) {
+    Q8_0LaneGemmAvxVnni(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    return;
+  }
+  Q8_0GemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr
