@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/common/prefetch.h"
@@ -257,6 +258,25 @@ void Gemm(size_t n_panels, size_t n_blocks, const BlockQ8K* x, size_t x_stride, 
                                                y + t0 * y_stride + p * kPanelRows, y_stride, n_rows);
     });
   }
+}
+
+// Gemm over a matrix in the file's layout: rows of BlockQ4K or BlockQ5K superblocks,
+// row_stride apart.
+template <class Block>
+void FileLayoutGemm(const Block* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
+                    size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+  constexpr int kBits = std::is_same_v<Block, BlockQ5K> ? 5 : 4;
+  const lane_tile_avx2::RowPanels<Block> panels{w, row_stride, rows};
+  auto locate = [&](size_t p, size_t b, RowSuper out[kPanelRows]) {
+    for (int i = 0; i < kPanelRows; ++i) {
+      const Block& block = panels.Row(p, i)[b];
+      const uint8_t* qh = nullptr;
+      if constexpr (kBits == 5) qh = block.qh;
+      out[i] = {reinterpret_cast<const uint8_t*>(&block), block.qs, qh};
+    }
+  };
+  Gemm<kBits>(panels.Count(), n_blocks, x, x_stride, n_tokens, y, y_stride, locate,
+              [&](size_t p) { return panels.Rows(p); });
 }
 
 }  // namespace CPUBRRR_KQUANT_LANES_ISA

@@ -4,7 +4,6 @@
 // AVX-VNNI, Mxfp4LaneGemmAvxVnni.
 #include <immintrin.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -20,16 +19,12 @@ using lane_tile_avx2::kPanelRows;
 
 void CPUBRRR_AVX2_VARIANT_NAME(Mxfp4LaneGemm)(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                                               size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  const size_t n_panels = (rows + kPanelRows - 1) / kPanelRows;
-  auto rows_of = [&](size_t p) { return static_cast<int>(std::min<size_t>(kPanelRows, rows - p * kPanelRows)); };
+  const lane_tile_avx2::RowPanels<BlockMxfp4> panels{w, row_stride, rows};
   // Panel p's blocks: per two rows, one vector holds both rows' 16 quant bytes; its low
   // nibbles are values 0-15, its high ones 16-31; rows past the matrix repeat the first.
   auto decode = [&](size_t p, lane_tile_avx2::LaneBlock* out) {
     const BlockMxfp4* row[kPanelRows];
-    for (int i = 0; i < kPanelRows; ++i) {
-      const size_t r = p * kPanelRows + i;
-      row[i] = w + (r < rows ? r : p * kPanelRows) * row_stride;
-    }
+    for (int i = 0; i < kPanelRows; ++i) row[i] = panels.Row(p, i);
     const __m256i lut = _mm256_load_si256(reinterpret_cast<const __m256i*>(kMxfp4CodePlus12));
     const __m256i low4 = _mm256_set1_epi8(0x0F);
     for (size_t b = 0; b < n_blocks; ++b) {
@@ -50,7 +45,8 @@ void CPUBRRR_AVX2_VARIANT_NAME(Mxfp4LaneGemm)(const BlockMxfp4* w, size_t row_st
                                 kE8m0Half.v[row[6][b].e], kE8m0Half.v[row[7][b].e]);
     }
   };
-  lane_tile_avx2::Gemm(n_panels, n_blocks, kMxfp4CodeOffset, x, x_stride, n_tokens, y, y_stride, decode, rows_of);
+  lane_tile_avx2::Gemm(panels.Count(), n_blocks, kMxfp4CodeOffset, x, x_stride, n_tokens, y, y_stride, decode,
+                       [&](size_t p) { return panels.Rows(p); });
 }
 
 }  // namespace cpubrrr

@@ -3,7 +3,6 @@
 // oracle's bits, as the gemv's code per token gives them, in less time from
 // kQ4KAvx2LaneTileFrom tokens on. Built twice: the *Avx2 functions and, with AVX-VNNI, the
 // *AvxVnni ones.
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -20,17 +19,7 @@ using kquant_lanes_avx2::RowSuper;
 void CPUBRRR_AVX2_VARIANT_NAME(Q4KLaneGemm)(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                                             size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                                             size_t y_stride) {
-  const size_t n_panels = (rows + kPanelRows - 1) / kPanelRows;
-  auto rows_of = [&](size_t p) { return static_cast<int>(std::min<size_t>(kPanelRows, rows - p * kPanelRows)); };
-  // Rows past the matrix repeat the panel's first.
-  auto locate = [&](size_t p, size_t b, RowSuper out[kPanelRows]) {
-    for (int i = 0; i < kPanelRows; ++i) {
-      const size_t r = p * kPanelRows + i;
-      const BlockQ4K& block = w[(r < rows ? r : p * kPanelRows) * row_stride + b];
-      out[i] = {reinterpret_cast<const uint8_t*>(&block), block.qs, nullptr};
-    }
-  };
-  kquant_lanes_avx2::Gemm<4>(n_panels, n_blocks, x, x_stride, n_tokens, y, y_stride, locate, rows_of);
+  kquant_lanes_avx2::FileLayoutGemm(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 void CPUBRRR_AVX2_VARIANT_NAME(Q4KRepackedLaneGemm)(const uint8_t* packed, const Q4KRepackedShape& shape,

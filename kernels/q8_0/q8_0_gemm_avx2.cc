@@ -3,7 +3,6 @@
 // q8_0_avx2.cc). Built twice: Q8_0LaneGemmAvx2 and, with AVX-VNNI, Q8_0LaneGemmAvxVnni.
 #include <immintrin.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -18,19 +17,15 @@ using lane_tile_avx2::kPanelRows;
 
 void CPUBRRR_AVX2_VARIANT_NAME(Q8_0LaneGemm)(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                                              size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  const size_t n_panels = (rows + kPanelRows - 1) / kPanelRows;
-  auto rows_of = [&](size_t p) { return static_cast<int>(std::min<size_t>(kPanelRows, rows - p * kPanelRows)); };
+  const lane_tile_avx2::RowPanels<BlockQ8_0> panels{w, row_stride, rows};
   // Panel p's blocks: each row's 32 quants are eight dwords, transposed so that vector k
   // holds dword k of every row; rows past the matrix repeat the first. Each block asks for
   // the same block of the next panel's rows (one stream per row, which the hardware
   // prefetcher alone follows too late).
   auto decode = [&](size_t p, lane_tile_avx2::LaneBlock* out) {
     const BlockQ8_0* row[kPanelRows];
-    for (int i = 0; i < kPanelRows; ++i) {
-      const size_t r = p * kPanelRows + i;
-      row[i] = w + (r < rows ? r : p * kPanelRows) * row_stride;
-    }
-    const bool has_next = p + 1 < n_panels;
+    for (int i = 0; i < kPanelRows; ++i) row[i] = panels.Row(p, i);
+    const bool has_next = p + 1 < panels.Count();
     const size_t ahead = kPanelRows * row_stride;
     for (size_t b = 0; b < n_blocks; ++b) {
       __m256i values[kPanelRows];
@@ -45,7 +40,8 @@ void CPUBRRR_AVX2_VARIANT_NAME(Q8_0LaneGemm)(const BlockQ8_0* w, size_t row_stri
       out[b].d = _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(scales)));
     }
   };
-  lane_tile_avx2::Gemm<lane_tile_avx2::WeightBytes::kSigned>(n_panels, n_blocks, 0, x, x_stride, n_tokens, y,
+  auto rows_of = [&](size_t p) { return panels.Rows(p); };
+  lane_tile_avx2::Gemm<lane_tile_avx2::WeightBytes::kSigned>(panels.Count(), n_blocks, 0, x, x_stride, n_tokens, y,
                                                              y_stride, decode, rows_of);
 }
 

@@ -112,6 +112,24 @@ void ForTokenTiles(size_t n_tokens, Tile tile) {
   }
 }
 
+// The 8-row panels of a matrix in the file's layout: `rows` rows of Blocks, row_stride
+// blocks apart.
+template <class Block>
+struct RowPanels {
+  const Block* w;
+  size_t row_stride, rows;
+
+  size_t Count() const { return (rows + kPanelRows - 1) / kPanelRows; }
+  // Row i of panel p; rows past the matrix repeat the panel's first (their lanes are never
+  // stored).
+  const Block* Row(size_t p, int i) const {
+    const size_t r = p * kPanelRows + i;
+    return w + (r < rows ? r : p * kPanelRows) * row_stride;
+  }
+  // The rows of panel p below the matrix's end.
+  int Rows(size_t p) const { return static_cast<int>(std::min<size_t>(kPanelRows, rows - p * kPanelRows)); }
+};
+
 // The 8-row panels of a repacked matrix (kernels/common/repacked_layout.h) over its groups
 // [begin, end): panel p holds groups begin + 2p and, when inside the range, begin + 2p + 1.
 struct GroupPanels {
