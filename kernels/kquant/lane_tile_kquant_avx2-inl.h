@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/q4_k_scales.h"
 #include "kernels/tiles/lane_tile_avx2-inl.h"
@@ -35,14 +36,8 @@
 #include "quant/q5_k.h"
 #include "quant/q8_k.h"
 
-#if defined(__AVXVNNI__)
-#define CPUBRRR_KQUANT_LANES_ISA avx_vnni
-#else
-#define CPUBRRR_KQUANT_LANES_ISA avx2
-#endif
-
 namespace cpubrrr::kquant_lanes_avx2 {
-inline namespace CPUBRRR_KQUANT_LANES_ISA {
+inline namespace CPUBRRR_AVX2_VARIANT_NAMESPACE {
 
 using lane_tile_avx2::kPanelRows;
 using lane_tile_avx2::BroadcastBytes4;
@@ -279,9 +274,7 @@ void FileLayoutGemm(const Block* w, size_t row_stride, size_t rows, const BlockQ
               [&](size_t p) { return panels.Rows(p); });
 }
 
-}  // namespace CPUBRRR_KQUANT_LANES_ISA
+}  // namespace CPUBRRR_AVX2_VARIANT_NAMESPACE
 }  // namespace cpubrrr::kquant_lanes_avx2
-
-#undef CPUBRRR_KQUANT_LANES_ISA
 
 #endif  // CPUBRRR_KERNELS_KQUANT_LANE_TILE_KQUANT_AVX2_INL_H_

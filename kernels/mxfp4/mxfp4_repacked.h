@@ -68,8 +68,10 @@ void Mxfp4RepackedLaneGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& 
                                size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                                size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
-// The same with the lane tile built for AVX-VNNI (:mxfp4_repacked_gemm_avx_vnni), with
-// Mxfp4GemmAvxVnni's bits (which are Mxfp4GemmAvx2's).
+// The same built for AVX-VNNI (:mxfp4_repacked_avx_vnni, :mxfp4_repacked_gemm_avx_vnni),
+// with the same bits.
+void Mxfp4RepackedGemvAvxVnni(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                              size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y);
 void Mxfp4RepackedGemmAvxVnni(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                               size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                               size_t x_stride, size_t n_tokens, float* y, size_t y_stride);

@@ -3,13 +3,15 @@
 // 32-byte load of nibbles decodes half a pair for two rows, one exponent load gives the
 // four rows' scales of a pair, and a row's int32 lanes are ggml's partial dots of four
 // values, so its two chains keep their order. More tokens take the lane tile
-// (mxfp4_repacked_gemm_avx2.cc).
+// (mxfp4_repacked_gemm_avx2.cc). Built twice: the Avx2 functions and, with AVX-VNNI, the
+// AvxVnni ones, whose vpdpbusd forms the same partial dots in one instruction.
 #include <immintrin.h>
 
 #include <vector>
 
-#include "kernels/tiles/avx2_dot-inl.h"
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/prefetch.h"
+#include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/mxfp4/code_plus12.h"
 #include "kernels/mxfp4/e8m0_avx2-inl.h"
 #include "kernels/mxfp4/e8m0_table.h"
@@ -22,8 +24,10 @@ namespace {
 
 using Shape = Mxfp4RepackedShape;
 
-// How far ahead in the stream of groups each pair prefetches (as the AVX-512 gemv).
-constexpr size_t kPrefetchBytes = size_t{10} << 10;
+// How far ahead in the stream of groups each pair prefetches: nearer than the AVX-512
+// gemv's 10 KiB, as the slower AVX2 loop reads cold weights faster so (measured in
+// docs/RESEARCH_LOG.md).
+constexpr size_t kPrefetchBytes = size_t{3} << 10;
 
 // A pair sum of the lookup's values (kMxfp4CodePlus12, 0..24) is below 2 * 24 * 127 <
 // 32768, so vpmaddubsw never saturates.
@@ -32,13 +36,24 @@ constexpr size_t kPrefetchBytes = size_t{10} << 10;
 // 0-15 of both blocks, `highs` values 16-31 (as the nibble vectors hold them).
 struct alignas(32) PackedPair {
   int8_t lows[32], highs[32];
-  int32_t low_offsets[8], high_offsets[8];  // 12 * the sum of each int32 lane's four bytes
+  int32_t low_offsets[8], high_offsets[8];  // -12 * the sum of each int32 lane's four bytes
   float d[8];                               // d_x of block 2p in even lanes, 2p + 1 in odd
 };
 
-// Returns 12 * the sum of each int32 lane's four signed bytes of q.
+// Returns -12 * the sum of each int32 lane's four signed bytes of q: the lookup's offset
+// taken back out of a lane's dot.
 inline __m256i Offsets(__m256i q) {
-  return _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), q), _mm256_set1_epi16(kMxfp4CodeOffset));
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), q), _mm256_set1_epi16(-kMxfp4CodeOffset));
+}
+
+// Returns the dots of each int32 lane's four unsigned bytes of w with those of x, plus
+// the lane of `offsets`.
+inline __m256i DotPlus(__m256i offsets, __m256i w, __m256i x) {
+#if defined(__AVXVNNI__)
+  return _mm256_dpbusd_avx_epi32(offsets, w, x);
+#else
+  return _mm256_add_epi32(offsets, _mm256_madd_epi16(_mm256_maddubs_epi16(w, x), _mm256_set1_epi16(1)));
+#endif
 }
 
 // Returns this thread's buffer holding the whole pairs of n_tokens tokens (`pairs` each).
@@ -65,7 +80,7 @@ const PackedPair* Pack(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, siz
 
 // Returns 2^(e - 128) for the eight exponent bytes at `p`, as kE8m0Half has it.
 inline __m256 HalfScales(const uint8_t* p) {
-  return E8m0HalfLanesAvx2(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+  return avx2::E8m0HalfLanes(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
 }
 
 // Adds one row's partial dots of a pair to its chains: `low` and `high` hold the row's
@@ -73,13 +88,11 @@ inline __m256 HalfScales(const uint8_t* p) {
 // the row's scales (block 2p in lanes 0-3, 2p + 1 in 4-7).
 inline void AddRow(__m256i low, __m256i high, __m256 s, const PackedPair& p, __m256i lut, __m256& low_chain,
                    __m256& high_chain) {
-  const __m256i low4 = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi16(1);
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
   const __m256i w_low = _mm256_shuffle_epi8(lut, _mm256_and_si256(low, low4));
   const __m256i w_high = _mm256_shuffle_epi8(lut, _mm256_and_si256(high, low4));
-  const __m256i dot_low = _mm256_sub_epi32(_mm256_madd_epi16(_mm256_maddubs_epi16(w_low, avx2::Load(p.lows)), ones),
-                                           avx2::Load(p.low_offsets));
-  const __m256i dot_high = _mm256_sub_epi32(
-      _mm256_madd_epi16(_mm256_maddubs_epi16(w_high, avx2::Load(p.highs)), ones), avx2::Load(p.high_offsets));
+  const __m256i dot_low = DotPlus(avx2::Load(p.low_offsets), w_low, avx2::Load(p.lows));
+  const __m256i dot_high = DotPlus(avx2::Load(p.high_offsets), w_high, avx2::Load(p.highs));
   low_chain = _mm256_fmadd_ps(s, _mm256_cvtepi32_ps(dot_low), low_chain);
   high_chain = _mm256_fmadd_ps(s, _mm256_cvtepi32_ps(dot_high), high_chain);
 }
@@ -160,16 +173,17 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const Blo
 
 }  // namespace
 
-void Mxfp4RepackedGemvAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
-                           size_t n_groups, const BlockQ8_0* x, float* y) {
-  Mxfp4RepackedGemmAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
+void CPUBRRR_AVX2_VARIANT_NAME(Mxfp4RepackedGemv)(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                                                 size_t group_begin, size_t n_groups, const BlockQ8_0* x, float* y) {
+  CPUBRRR_AVX2_VARIANT_NAME(Mxfp4RepackedGemm)(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
 }
 
-void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
-                           size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
-                           size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Mxfp4RepackedGemm)(const uint8_t* packed, const Mxfp4RepackedShape& shape,
+                                                 size_t group_begin, size_t n_groups, const BlockQ8_0* x,
+                                                 size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
   if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
-    Mxfp4RepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    CPUBRRR_AVX2_VARIANT_NAME(Mxfp4RepackedLaneGemm)(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y,
+                                                     y_stride);
     return;
   }
   const size_t pairs = shape.n_blocks / 2;
@@ -179,16 +193,6 @@ void Mxfp4RepackedGemmAvx2(const uint8_t* packed, const Mxfp4RepackedShape& shap
     Group(packed + g * group_bytes, shape.n_blocks, xp + t * pairs, x + t * x_stride,
           y + t * y_stride + (g - group_begin) * kRepackedRows, valid_rows);
   });
-}
-
-void Mxfp4RepackedGemmAvxVnni(const uint8_t* packed, const Mxfp4RepackedShape& shape, size_t group_begin,
-                              size_t n_groups, const BlockQ8_0* x, size_t x_stride, size_t n_tokens, float* y,
-                              size_t y_stride) {
-  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
-    Mxfp4RepackedLaneGemmAvxVnni(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
-    return;
-  }
-  Mxfp4RepackedGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -60,14 +60,14 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
     even->q[k] = lows[k];
     even->q[4 + k] = highs[k];
   }
-  even->d = E8m0HalfLanesAvx2(_mm256_cvtepu8_epi32(by_block));
+  even->d = avx2::E8m0HalfLanes(_mm256_cvtepu8_epi32(by_block));
   if (two) {
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) {
       odd->q[k] = lows[4 + k];
       odd->q[4 + k] = highs[4 + k];
     }
-    odd->d = E8m0HalfLanesAvx2(_mm256_cvtepu8_epi32(_mm_srli_si128(by_block, 8)));
+    odd->d = avx2::E8m0HalfLanes(_mm256_cvtepu8_epi32(_mm_srli_si128(by_block, 8)));
   }
 }
 

@@ -8,7 +8,7 @@ namespace {
 #if defined(__x86_64__)
 constexpr Mxfp4RepackedKernels kVariants[] = {
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Mxfp4RepackedGemvAvx512, Mxfp4RepackedGemmAvx512, "avx512_vnni"},
-    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Mxfp4RepackedGemvAvx2, Mxfp4RepackedGemmAvxVnni, "avx_vnni"},
+    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Mxfp4RepackedGemvAvxVnni, Mxfp4RepackedGemmAvxVnni, "avx_vnni"},
     {"avx2", kCpuAvx2, Mxfp4RepackedGemvAvx2, Mxfp4RepackedGemmAvx2, "avx2"},
 };
 #endif

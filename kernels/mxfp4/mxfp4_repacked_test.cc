@@ -46,7 +46,7 @@ struct Avx2 : Mxfp4Repacked {
 struct AvxVnni : Mxfp4Repacked {
   static constexpr const char* kName = "repacked avx_vnni";
   static constexpr uint32_t kRequired = kCpuAvx2 | kCpuAvxVnni;
-  static constexpr auto Gemv = Mxfp4RepackedGemvAvx2;
+  static constexpr auto Gemv = Mxfp4RepackedGemvAvxVnni;
   static constexpr auto Gemm = Mxfp4RepackedGemmAvxVnni;
   static constexpr auto TwinGemv = Mxfp4GemvAvx2;
   static constexpr auto TwinGemm = Mxfp4GemmAvxVnni;
@@ -64,6 +64,7 @@ TEST(Mxfp4RepackedRegistry, ListsEachVariantWithItsTwin) {
   testing::CheckRepackedRegistry(AllMxfp4RepackedVariants(), BestMxfp4RepackedKernels(), AllMxfp4Variants(),
                                  BestMxfp4Kernels(), {"avx512_vnni", "avx_vnni", "avx2"});
   EXPECT_EQ(AllMxfp4RepackedVariants()[0].gemv, Avx512Vnni::Gemv);
+  EXPECT_EQ(AllMxfp4RepackedVariants()[1].gemv, AvxVnni::Gemv);
   EXPECT_EQ(AllMxfp4RepackedVariants()[1].gemm, AvxVnni::Gemm);
   EXPECT_EQ(AllMxfp4RepackedVariants()[2].gemm, Avx2::Gemm);
 }

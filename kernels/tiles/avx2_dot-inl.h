@@ -9,7 +9,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/avx2_variant_name.h"
+
 namespace cpubrrr::avx2 {
+inline namespace CPUBRRR_AVX2_VARIANT_NAMESPACE {
 
 // Returns the eight int32 sums of four adjacent w[i] * x[i] products. vpmaddubsw takes
 // one unsigned operand, so |w| (128 for a weight of -128) multiplies x with w's sign; the
@@ -54,6 +57,7 @@ inline float SumLanes(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
+}  // namespace CPUBRRR_AVX2_VARIANT_NAMESPACE
 }  // namespace cpubrrr::avx2
 
 #endif  // CPUBRRR_KERNELS_TILES_AVX2_DOT_INL_H_

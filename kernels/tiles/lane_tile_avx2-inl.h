@@ -25,6 +25,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/repacked_layout.h"
 #include "kernels/tiles/token_tiles.h"
 #include "kernels/tiles/q8_0_token_pack.h"
@@ -33,14 +34,9 @@
 // Compiled with AVX-VNNI (-mavxvnni) the tiles take vpdpbusd instead (the same integer
 // sums, so the same bits); the functions then live in their own inline namespace, so the
 // two builds of this header never share a symbol.
-#if defined(__AVXVNNI__)
-#define CPUBRRR_LANE_TILE_AVX2_ISA avx_vnni
-#else
-#define CPUBRRR_LANE_TILE_AVX2_ISA avx2
-#endif
 
 namespace cpubrrr::lane_tile_avx2 {
-inline namespace CPUBRRR_LANE_TILE_AVX2_ISA {
+inline namespace CPUBRRR_AVX2_VARIANT_NAMESPACE {
 
 constexpr int kPanelRows = 8;  // rows per register
 constexpr int kTokenTile = 4;  // tokens per register tile
@@ -276,9 +272,7 @@ void Gemm(size_t n_panels, size_t n_blocks, int32_t offset, const BlockQ8_0* x, 
   }
 }
 
-}  // namespace CPUBRRR_LANE_TILE_AVX2_ISA
+}  // namespace CPUBRRR_AVX2_VARIANT_NAMESPACE
 }  // namespace cpubrrr::lane_tile_avx2
-
-#undef CPUBRRR_LANE_TILE_AVX2_ISA
 
 #endif  // CPUBRRR_KERNELS_TILES_LANE_TILE_AVX2_INL_H_
