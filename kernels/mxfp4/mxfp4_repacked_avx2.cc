@@ -46,15 +46,6 @@ inline __m256i Offsets(__m256i q) {
   return _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), q), _mm256_set1_epi16(-kMxfp4CodeOffset));
 }
 
-// Returns the dots of each int32 lane's four unsigned bytes of w with those of x, plus
-// the lane of `offsets`.
-inline __m256i DotPlus(__m256i offsets, __m256i w, __m256i x) {
-#if defined(__AVXVNNI__)
-  return _mm256_dpbusd_avx_epi32(offsets, w, x);
-#else
-  return _mm256_add_epi32(offsets, _mm256_madd_epi16(_mm256_maddubs_epi16(w, x), _mm256_set1_epi16(1)));
-#endif
-}
 
 // Returns this thread's buffer holding the whole pairs of n_tokens tokens (`pairs` each).
 const PackedPair* Pack(const BlockQ8_0* x, size_t x_stride, size_t n_tokens, size_t pairs) {
@@ -91,8 +82,8 @@ inline void AddRow(__m256i low, __m256i high, __m256 s, const PackedPair& p, __m
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   const __m256i w_low = _mm256_shuffle_epi8(lut, _mm256_and_si256(low, low4));
   const __m256i w_high = _mm256_shuffle_epi8(lut, _mm256_and_si256(high, low4));
-  const __m256i dot_low = DotPlus(avx2::Load(p.low_offsets), w_low, avx2::Load(p.lows));
-  const __m256i dot_high = DotPlus(avx2::Load(p.high_offsets), w_high, avx2::Load(p.highs));
+  const __m256i dot_low = avx2::AddDots4(avx2::Load(p.low_offsets), w_low, avx2::Load(p.lows));
+  const __m256i dot_high = avx2::AddDots4(avx2::Load(p.high_offsets), w_high, avx2::Load(p.highs));
   low_chain = _mm256_fmadd_ps(s, _mm256_cvtepi32_ps(dot_low), low_chain);
   high_chain = _mm256_fmadd_ps(s, _mm256_cvtepi32_ps(dot_high), high_chain);
 }

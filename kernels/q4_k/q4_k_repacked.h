@@ -70,8 +70,10 @@ void Q4KRepackedLaneGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shap
                              size_t group_begin, size_t n_groups, const BlockQ8K* x,
                              size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
-// The same gemm with the lane tile built for AVX-VNNI (Q4KRepackedLaneGemmAvxVnni,
-// :q4_k_gemm_avx_vnni); the same bits.
+// The same gemv and gemm built for AVX-VNNI (:q4_k_repacked_avx_vnni, and the lane tile's
+// Q4KRepackedLaneGemmAvxVnni), with the same bits.
+void Q4KRepackedGemvAvxVnni(const uint8_t* packed, const Q4KRepackedShape& shape,
+                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
 void Q4KRepackedGemmAvxVnni(const uint8_t* packed, const Q4KRepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8K* x,
                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride);

@@ -2,15 +2,16 @@
 // with the oracle's bits like Q4KGemvAvx2: per superblock each row's integer sums as there,
 // the four rows' sums reduced together, and the oracle's float step on the four rows at
 // once in one 128-bit vector (compiled without contraction). From kQ4KAvx2LaneTileFrom
-// tokens the gemm runs the lane tile (q4_k_gemm_avx2.cc); Q4KRepackedGemmAvxVnni runs its
-// AVX-VNNI build.
+// tokens the gemm runs the lane tile (q4_k_gemm_avx2.cc). Built twice: the Avx2 functions
+// and, with AVX-VNNI, the AvxVnni ones (vpdpwssd scales and adds at once).
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstring>
 
-#include "kernels/tiles/avx2_dot-inl.h"
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/prefetch.h"
+#include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/kquant/q4_k_scales.h"
 #include "kernels/q4_k/q4_k_avx2.h"
 #include "kernels/q4_k/q4_k_repacked.h"
@@ -44,8 +45,8 @@ inline RowSums RowBlock(const uint8_t* header, const uint8_t* qs, const BlockQ8K
     // Pairs of nibble * int8 products fit int16 (2 * 15 * 128); scaled pairs fit int32.
     const __m256i lo = _mm256_maddubs_epi16(_mm256_and_si256(bytes, low4), Load(x.qs + 64 * p));
     const __m256i hi = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(bytes, 4), low4), Load(x.qs + 64 * p + 32));
-    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(lo, _mm256_set1_epi16(sc[2 * p])));
-    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(hi, _mm256_set1_epi16(sc[2 * p + 1])));
+    acc = avx2::AddPairProducts(acc, lo, _mm256_set1_epi16(sc[2 * p]));
+    acc = avx2::AddPairProducts(acc, hi, _mm256_set1_epi16(sc[2 * p + 1]));
   }
   const __m128i m8 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.m)));
   const __m256i mins = _mm256_set_m128i(_mm_unpackhi_epi16(m8, m8), _mm_unpacklo_epi16(m8, m8));
@@ -86,15 +87,17 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
 
 }  // namespace
 
-void Q4KRepackedGemvAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
-                         const BlockQ8K* x, float* y) {
-  Q4KRepackedGemmAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
+void CPUBRRR_AVX2_VARIANT_NAME(Q4KRepackedGemv)(const uint8_t* packed, const Q4KRepackedShape& shape,
+                                               size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
+  CPUBRRR_AVX2_VARIANT_NAME(Q4KRepackedGemm)(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
 }
 
-void Q4KRepackedGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin, size_t n_groups,
-                         const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q4KRepackedGemm)(const uint8_t* packed, const Q4KRepackedShape& shape,
+                                               size_t group_begin, size_t n_groups, const BlockQ8K* x, size_t x_stride,
+                                               size_t n_tokens, float* y, size_t y_stride) {
   if (n_tokens >= kQ4KAvx2LaneTileFrom) {
-    Q4KRepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    CPUBRRR_AVX2_VARIANT_NAME(Q4KRepackedLaneGemm)(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y,
+                                                   y_stride);
     return;
   }
   const size_t group_bytes = shape.GroupBytes();
@@ -102,16 +105,6 @@ void Q4KRepackedGemmAvx2(const uint8_t* packed, const Q4KRepackedShape& shape, s
     Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
           valid_rows);
   });
-}
-
-void Q4KRepackedGemmAvxVnni(const uint8_t* packed, const Q4KRepackedShape& shape, size_t group_begin,
-                            size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
-                            size_t y_stride) {
-  if (n_tokens >= kQ4KAvx2LaneTileFrom) {
-    Q4KRepackedLaneGemmAvxVnni(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
-    return;
-  }
-  Q4KRepackedGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -8,7 +8,7 @@ namespace {
 #if defined(__x86_64__)
 constexpr Q4KRepackedKernels kVariants[] = {
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KRepackedGemvAvx512, Q4KRepackedGemmAvx512, "avx512_vnni"},
-    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q4KRepackedGemvAvx2, Q4KRepackedGemmAvxVnni, "avx_vnni"},
+    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q4KRepackedGemvAvxVnni, Q4KRepackedGemmAvxVnni, "avx_vnni"},
     {"avx2", kCpuAvx2, Q4KRepackedGemvAvx2, Q4KRepackedGemmAvx2, "avx2"},
 };
 #endif

@@ -50,7 +50,7 @@ struct Avx2 : Q4KRepacked {
 struct AvxVnni : Q4KRepacked {
   static constexpr const char* kName = "repacked avx_vnni";
   static constexpr uint32_t kRequired = kCpuAvx2 | kCpuAvxVnni;
-  static constexpr auto Gemv = Q4KRepackedGemvAvx2;
+  static constexpr auto Gemv = Q4KRepackedGemvAvxVnni;
   static constexpr auto Gemm = Q4KRepackedGemmAvxVnni;
   static constexpr auto TwinGemv = Q4KGemvAvx2;
   static constexpr auto TwinGemm = Q4KGemmAvxVnni;
@@ -68,6 +68,7 @@ TEST(Q4KRepackedRegistry, ListsEachVariantWithItsTwin) {
   testing::CheckRepackedRegistry(AllQ4KRepackedVariants(), BestQ4KRepackedKernels(), AllQ4KVariants(),
                                  BestQ4KKernels(), {"avx512_vnni", "avx_vnni", "avx2"});
   EXPECT_EQ(AllQ4KRepackedVariants()[0].gemv, Avx512Vnni::Gemv);
+  EXPECT_EQ(AllQ4KRepackedVariants()[1].gemv, AvxVnni::Gemv);
   EXPECT_EQ(AllQ4KRepackedVariants()[1].gemm, AvxVnni::Gemm);
   EXPECT_EQ(AllQ4KRepackedVariants()[2].gemm, Avx2::Gemm);
 }

@@ -70,8 +70,10 @@ void Q6KRepackedGemvAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
 void Q6KRepackedGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape,
                          size_t group_begin, size_t n_groups, const BlockQ8K* x,
                          size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
-// The same gemm with the lane tile built for AVX-VNNI (Q6KRepackedLaneGemmAvxVnni,
-// :q6_k_repacked_gemm_avx_vnni); the same bits.
+// The same gemv and gemm built for AVX-VNNI (:q6_k_repacked_avx_vnni, and the lane tile's
+// Q6KRepackedLaneGemmAvxVnni), with the same bits.
+void Q6KRepackedGemvAvxVnni(const uint8_t* packed, const Q6KRepackedShape& shape,
+                            size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y);
 void Q6KRepackedGemmAvxVnni(const uint8_t* packed, const Q6KRepackedShape& shape,
                             size_t group_begin, size_t n_groups, const BlockQ8K* x,
                             size_t x_stride, size_t n_tokens, float* y, size_t y_stride);

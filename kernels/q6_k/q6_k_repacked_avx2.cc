@@ -4,10 +4,13 @@
 // elements), the four rows' sums reduced together, and the oracle's float step on the four
 // rows at once in one 128-bit vector (compiled without contraction). From
 // kQ6KRepackedAvx2LaneTileFrom tokens the gemm runs the lane tile (q6_k_repacked_gemm_avx2.cc).
+// Built twice: the Avx2 functions and, with AVX-VNNI, the AvxVnni ones (vpdpwssd scales and
+// adds at once).
 #include <immintrin.h>
 
-#include "kernels/tiles/avx2_dot-inl.h"
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/prefetch.h"
+#include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 
 namespace cpubrrr {
@@ -16,10 +19,9 @@ namespace {
 using avx2::Load;
 using Shape = Q6KRepackedShape;
 
-// How far ahead in the stream of groups each superblock prefetches: at 10 KiB the output
-// head read cold memory about 20% slower on an Intel Xeon, at 20 KiB the expert rows 5%
-// (research log).
-constexpr size_t kPrefetchBytes = size_t{14} << 10;
+// How far ahead in the stream of groups each superblock prefetches: the nearest distance
+// tried read the expert rows' cold memory fastest (research log).
+constexpr size_t kPrefetchBytes = size_t{3} << 10;
 
 // vpshufb controls that spread int16 scale pair k (of a vector holding eight scales in both
 // lanes) over a 32-element product vector: scale 2k over lanes 0-7, 2k + 1 over 8-15.
@@ -38,7 +40,7 @@ inline __m256i AddQuants(__m256i acc, __m256i q, const int8_t* x, __m256i scales
   // Pairs of quant * int8 products fit int16 (2 * 63 * 128).
   const __m256i pairs = _mm256_maddubs_epi16(q, Load(x));
   const __m256i spread = _mm256_shuffle_epi8(scales, Load(kSpread[j]));
-  return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, spread));
+  return avx2::AddPairProducts(acc, pairs, spread);
 }
 
 // Returns one row's eight int32 lanes of sum_s scale_s * (dot_s - 32 * bsum_s) over a
@@ -88,15 +90,17 @@ void Group(const uint8_t* group, size_t n_blocks, const BlockQ8K* x, float* y, s
 
 }  // namespace
 
-void Q6KRepackedGemvAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_begin, size_t n_groups,
-                         const BlockQ8K* x, float* y) {
-  Q6KRepackedGemmAvx2(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
+void CPUBRRR_AVX2_VARIANT_NAME(Q6KRepackedGemv)(const uint8_t* packed, const Q6KRepackedShape& shape,
+                                               size_t group_begin, size_t n_groups, const BlockQ8K* x, float* y) {
+  CPUBRRR_AVX2_VARIANT_NAME(Q6KRepackedGemm)(packed, shape, group_begin, n_groups, x, shape.n_blocks, 1, y, 0);
 }
 
-void Q6KRepackedGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_begin, size_t n_groups,
-                         const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q6KRepackedGemm)(const uint8_t* packed, const Q6KRepackedShape& shape,
+                                               size_t group_begin, size_t n_groups, const BlockQ8K* x, size_t x_stride,
+                                               size_t n_tokens, float* y, size_t y_stride) {
   if (n_tokens >= kQ6KRepackedAvx2LaneTileFrom) {
-    Q6KRepackedLaneGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
+    CPUBRRR_AVX2_VARIANT_NAME(Q6KRepackedLaneGemm)(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y,
+                                                   y_stride);
     return;
   }
   const size_t group_bytes = shape.GroupBytes();
@@ -104,16 +108,6 @@ void Q6KRepackedGemmAvx2(const uint8_t* packed, const Q6KRepackedShape& shape, s
     Group(packed + g * group_bytes, shape.n_blocks, x + t * x_stride, y + t * y_stride + (g - group_begin) * kRepackedRows,
           valid_rows);
   });
-}
-
-void Q6KRepackedGemmAvxVnni(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_begin,
-                            size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
-                            size_t y_stride) {
-  if (n_tokens >= kQ6KRepackedAvx2LaneTileFrom) {
-    Q6KRepackedLaneGemmAvxVnni(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
-    return;
-  }
-  Q6KRepackedGemmAvx2(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
 }
 
 }  // namespace cpubrrr

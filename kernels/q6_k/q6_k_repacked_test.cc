@@ -50,7 +50,7 @@ struct Avx2 : Q6KRepacked {
 struct AvxVnni : Q6KRepacked {
   static constexpr const char* kName = "repacked avx_vnni";
   static constexpr uint32_t kRequired = kCpuAvx2 | kCpuAvxVnni;
-  static constexpr auto Gemv = Q6KRepackedGemvAvx2;
+  static constexpr auto Gemv = Q6KRepackedGemvAvxVnni;
   static constexpr auto Gemm = Q6KRepackedGemmAvxVnni;
   static constexpr auto TwinGemv = Q6KGemvAvx2;
   static constexpr auto TwinGemm = Q6KGemmAvx2;
@@ -68,6 +68,7 @@ TEST(Q6KRepackedRegistry, ListsEachVariantWithItsTwin) {
   testing::CheckRepackedRegistry(AllQ6KRepackedVariants(), BestQ6KRepackedKernels(), AllQ6KVariants(),
                                  BestQ6KKernels(), {"avx512_vnni", "avx_vnni", "avx2"});
   EXPECT_EQ(AllQ6KRepackedVariants()[0].gemv, Avx512Vnni::Gemv);
+  EXPECT_EQ(AllQ6KRepackedVariants()[1].gemv, AvxVnni::Gemv);
   EXPECT_EQ(AllQ6KRepackedVariants()[1].gemm, AvxVnni::Gemm);
   EXPECT_EQ(AllQ6KRepackedVariants()[2].gemm, Avx2::Gemm);
 }

@@ -3,10 +3,11 @@
 // independent chains) and prefetches the next four rows' blocks. The gemm of fewer than
 // kQ8_0Avx2LaneTileFrom tokens reads each weight block once for all of them and gives each
 // token the gemv's bits; from there on the lane tile (q8_0_gemm_avx2.cc) gives the
-// oracle's. Q8_0GemmAvxVnni is the same gemm with the lane tile's AVX-VNNI build (same
-// bits).
+// oracle's. Built twice: the Avx2 functions and, with AVX-VNNI, the AvxVnni ones (vpdpbusd
+// in place of vpmaddubsw and vpmaddwd: the same sums, so the same bits).
 #include <immintrin.h>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/tiles/token_tiles.h"
@@ -67,7 +68,8 @@ constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(token
 
 }  // namespace
 
-void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q8_0Gemv)(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                                        size_t n_blocks, float* y) {
   constexpr int kRows = 4;
   size_t r = 0;
   for (; r + kRows <= rows; r += kRows) RowsTile<kRows>(w + r * row_stride, row_stride, x, n_blocks, y + r);
@@ -76,23 +78,14 @@ void Q8_0GemvAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const Bloc
   });
 }
 
-void Q8_0GemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
-                  size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q8_0Gemm)(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                                        size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   if (n_tokens >= kQ8_0Avx2LaneTileFrom) {
-    Q8_0LaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    CPUBRRR_AVX2_VARIANT_NAME(Q8_0LaneGemm)(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
     return;
   }
   GemmByTokenTiles<kQ8_0Avx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
                                               kRowTile);
-}
-
-void Q8_0GemmAvxVnni(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
-                     size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kQ8_0Avx2LaneTileFrom) {
-    Q8_0LaneGemmAvxVnni(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-    return;
-  }
-  Q8_0GemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -79,8 +79,10 @@ void Q8_0LaneGemmAvx2(const BlockQ8_0* w, size_t row_stride, size_t rows, const 
                       size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                       size_t y_stride);
 
-// AVX2 with AVX-VNNI: the AVX2 gemv, and the gemm with the lane tile built for AVX-VNNI
-// (:q8_0_gemm_avx_vnni); Q8_0GemmAvx2's bits, fewer instructions per weight byte.
+// The same built for AVX2 with AVX-VNNI (:q8_0_avx_vnni, :q8_0_gemm_avx_vnni): Q8_0GemvAvx2's
+// and Q8_0GemmAvx2's bits, fewer instructions per weight byte.
+void Q8_0GemvAvxVnni(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                     size_t n_blocks, float* y);
 void Q8_0GemmAvxVnni(const BlockQ8_0* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                      size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                      size_t y_stride);

@@ -15,7 +15,7 @@ constexpr Q8_0Kernels kVariants[] = {
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, QuantizeQ8_0Avx512, Q8_0GemvAvx512,
      Q8_0GemmAvx512, 1},
     // The quantizer is Highway's, whose AVX2 target this CPU runs.
-    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, QuantizeQ8_0Hwy, Q8_0GemvAvx2, Q8_0GemmAvxVnni, kQ8_0Avx2LaneTileFrom},
+    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, QuantizeQ8_0Hwy, Q8_0GemvAvxVnni, Q8_0GemmAvxVnni, kQ8_0Avx2LaneTileFrom},
     {"avx2", kCpuAvx2, QuantizeQ8_0Hwy, Q8_0GemvAvx2, Q8_0GemmAvx2, kQ8_0Avx2LaneTileFrom},
 #endif
     {"hwy", kCpuNone, QuantizeQ8_0Hwy, Q8_0GemvHwy, Q8_0GemmHwy, kGemmIsGemv},

@@ -1,6 +1,7 @@
 // AVX2 helpers shared by the int8 block-dot variants (compile with -mavx2 -mf16c, and
-// -mfma where they use FMA): a signed int8 dot by pairs and the horizontal sums (the
-// float one in ggml's x86 order, four vectors' at once), loads, fp16 scales.
+// -mfma where they use FMA): int8 and int16 dots into int32 lanes (vpdpbusd and vpdpwssd
+// when compiled with -mavxvnni, the same integer sums), the horizontal sums (the float
+// one in ggml's x86 order, four vectors' at once), loads, fp16 scales.
 #ifndef CPUBRRR_KERNELS_TILES_AVX2_DOT_INL_H_
 #define CPUBRRR_KERNELS_TILES_AVX2_DOT_INL_H_
 
@@ -14,12 +15,32 @@
 namespace cpubrrr::avx2 {
 inline namespace CPUBRRR_AVX2_VARIANT_NAMESPACE {
 
-// Returns the eight int32 sums of four adjacent w[i] * x[i] products. vpmaddubsw takes
-// one unsigned operand, so |w| (128 for a weight of -128) multiplies x with w's sign; the
-// int16 pair sums cannot saturate while no activation is -128 (2 * 128 * 127 < 32768).
+// Returns acc plus, in each int32 lane, the dot of its four unsigned bytes of u with its
+// four signed bytes of s. Without AVX-VNNI vpmaddubsw sums the products by pairs in int16
+// first: the callers keep each pair below 32768.
+inline __m256i AddDots4(__m256i acc, __m256i u, __m256i s) {
+#if defined(__AVXVNNI__)
+  return _mm256_dpbusd_avx_epi32(acc, u, s);
+#else
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1)));
+#endif
+}
+
+// Returns acc plus, in each int32 lane, the sum of the products of its two int16 pairs of
+// a and b (wrapping, as vpaddd does).
+inline __m256i AddPairProducts(__m256i acc, __m256i a, __m256i b) {
+#if defined(__AVXVNNI__)
+  return _mm256_dpwssd_avx_epi32(acc, a, b);
+#else
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));
+#endif
+}
+
+// Returns the eight int32 sums of four adjacent w[i] * x[i] products. The unsigned
+// operand is |w| (128 for a weight of -128), which multiplies x with w's sign; the int16
+// pair sums cannot saturate while no activation is -128 (2 * 128 * 127 < 32768).
 inline __m256i SignedDot(__m256i w, __m256i x) {
-  const __m256i pairs = _mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w));
-  return _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
+  return AddDots4(_mm256_setzero_si256(), _mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w));
 }
 
 // Returns the sum of the eight int32 lanes.
