@@ -37,7 +37,9 @@ inline RowSums RowBlock(const uint8_t* header, const uint8_t* qs, const BlockQ8K
   const Q4KScalesMins sm = UnpackQ4KScales(header + offsetof(BlockQ4K, scales));
   // The eight int16 scales in both lanes; scale j spreads over a vector by one vpshufb.
   const __m256i sc = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.sc))));
-  const auto spread = [&](int j) { return _mm256_shuffle_epi8(sc, _mm256_set1_epi16(static_cast<int16_t>(0x0100 + 0x0202 * j))); };
+  const auto spread = [&](int j) {
+    return _mm256_shuffle_epi8(sc, _mm256_set1_epi16(static_cast<int16_t>(0x0100 + 0x0202 * j)));
+  };
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   __m256i acc = _mm256_setzero_si256();
 #pragma GCC unroll 4
