@@ -2,10 +2,11 @@
 // pairs on two accumulators (nibbles looked up with vpshufb), an odd last block added in
 // scalar code. The gemm of fewer than kMxfp4Avx2LaneTileFrom tokens decodes each weight
 // block once for all of them and gives each token the gemv's bits; from there on the lane
-// tile (mxfp4_gemm_avx2.cc) gives the oracle's. Mxfp4GemmAvxVnni is the same gemm with the
-// lane tile's AVX-VNNI build (same bits).
+// tile (mxfp4_gemm_avx2.cc) gives the oracle's. Built twice: the Avx2 functions and, with
+// AVX-VNNI, the AvxVnni ones (vpdpbusd in the block dots: the same sums, the same bits).
 #include <immintrin.h>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/tiles/token_tiles.h"
 #include "kernels/mxfp4/e8m0_table.h"
@@ -67,14 +68,15 @@ constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(token
 
 }  // namespace
 
-void Mxfp4GemvAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t n_blocks, float* y) {
+void CPUBRRR_AVX2_VARIANT_NAME(Mxfp4Gemv)(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                                      size_t n_blocks, float* y) {
   GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
 }
 
-void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
-                   size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Mxfp4Gemm)(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                                      size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
-    Mxfp4LaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    CPUBRRR_AVX2_VARIANT_NAME(Mxfp4LaneGemm)(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
     return;
   }
   WithCount<kMxfp4Avx2LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
@@ -82,15 +84,6 @@ void Mxfp4GemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, const Bl
       RowTile<decltype(tokens)::value>(w + r * row_stride, x, x_stride, n_blocks, y + r, y_stride);
     }
   });
-}
-
-void Mxfp4GemmAvxVnni(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x, size_t x_stride,
-                      size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kMxfp4Avx2LaneTileFrom) {
-    Mxfp4LaneGemmAvxVnni(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-    return;
-  }
-  Mxfp4GemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -71,8 +71,11 @@ void Mxfp4LaneGemmAvx2(const BlockMxfp4* w, size_t row_stride, size_t rows, cons
                        size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                        size_t y_stride);
 
-// AVX2 with AVX-VNNI: the AVX2 gemv, and the gemm with the lane tile built for AVX-VNNI
-// (:mxfp4_gemm_avx_vnni); Mxfp4GemmAvx2's bits, fewer instructions per weight byte.
+// AVX2 with AVX-VNNI: the same gemv and gemm built for AVX-VNNI (:mxfp4_avx_vnni, with the
+// lane tile's build :mxfp4_gemm_avx_vnni); Mxfp4GemvAvx2's and Mxfp4GemmAvx2's bits, fewer
+// instructions per weight byte.
+void Mxfp4GemvAvxVnni(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
+                      size_t n_blocks, float* y);
 void Mxfp4GemmAvxVnni(const BlockMxfp4* w, size_t row_stride, size_t rows, const BlockQ8_0* x,
                       size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,
                       size_t y_stride);

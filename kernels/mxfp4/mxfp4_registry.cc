@@ -13,7 +13,7 @@ constexpr Mxfp4Kernels kVariants[] = {
 #endif
 #if defined(__x86_64__)
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Mxfp4GemvAvx512, Mxfp4GemmAvx512, kMxfp4Avx512LaneTileFrom},
-    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Mxfp4GemvAvx2, Mxfp4GemmAvxVnni, kMxfp4Avx2LaneTileFrom},
+    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Mxfp4GemvAvxVnni, Mxfp4GemmAvxVnni, kMxfp4Avx2LaneTileFrom},
     {"avx2", kCpuAvx2, Mxfp4GemvAvx2, Mxfp4GemmAvx2, kMxfp4Avx2LaneTileFrom},
 #endif
     {"hwy", kCpuNone, Mxfp4GemvHwy, Mxfp4GemmHwy, kGemmIsGemv},

@@ -25,8 +25,10 @@ inline constexpr size_t kQ4KAvx2LaneTileFrom = 4;
 void Q4KLaneGemmAvx2(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                      size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
 
-// AVX2 with AVX-VNNI: Q4KGemmAvx2 with the lane tile built for AVX-VNNI
-// (:q4_k_gemm_avx_vnni), which is Q4KLaneGemmAvxVnni; the same bits (the oracle's).
+// AVX2 with AVX-VNNI: the same gemv and gemm built for AVX-VNNI (:q4_k_avx_vnni, with
+// the lane tile's build Q4KLaneGemmAvxVnni, :q4_k_gemm_avx_vnni); the same bits (the oracle's).
+void Q4KGemvAvxVnni(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                    size_t n_blocks, float* y);
 void Q4KGemmAvxVnni(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                     size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
 void Q4KLaneGemmAvxVnni(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,

@@ -20,7 +20,7 @@ constexpr std::array kVariants = {
 #if defined(__x86_64__)
     Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512, true,
                kQ4KAvx512LaneTileFrom},
-    Q4KKernels{"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q4KGemvAvx2, Q4KGemmAvxVnni, false, 1},
+    Q4KKernels{"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q4KGemvAvxVnni, Q4KGemmAvxVnni, false, 1},
     Q4KKernels{"avx2", kCpuAvx2, Q4KGemvAvx2, Q4KGemmAvx2, false, 1},
 #elif defined(__aarch64__)
     Q4KKernels{"sme", kCpuSme, Q4KGemvSme, Q4KGemmSme, false, 1},

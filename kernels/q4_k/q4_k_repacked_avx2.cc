@@ -35,11 +35,8 @@ struct RowSums {
 
 inline RowSums RowBlock(const uint8_t* header, const uint8_t* qs, const BlockQ8K& x) {
   const Q4KScalesMins sm = UnpackQ4KScales(header + offsetof(BlockQ4K, scales));
-  // The eight int16 scales in both lanes; scale j spreads over a vector by one vpshufb.
+  // The eight int16 scales in both halves, for avx2::SpreadInt16.
   const __m256i sc = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.sc))));
-  const auto spread = [&](int j) {
-    return _mm256_shuffle_epi8(sc, _mm256_set1_epi16(static_cast<int16_t>(0x0100 + 0x0202 * j)));
-  };
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   __m256i acc = _mm256_setzero_si256();
 #pragma GCC unroll 4
@@ -48,8 +45,8 @@ inline RowSums RowBlock(const uint8_t* header, const uint8_t* qs, const BlockQ8K
     // Pairs of nibble * int8 products fit int16 (2 * 15 * 128); scaled pairs fit int32.
     const __m256i lo = _mm256_maddubs_epi16(_mm256_and_si256(bytes, low4), Load(x.qs + 64 * p));
     const __m256i hi = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(bytes, 4), low4), Load(x.qs + 64 * p + 32));
-    acc = avx2::AddPairProducts(acc, lo, spread(2 * p));
-    acc = avx2::AddPairProducts(acc, hi, spread(2 * p + 1));
+    acc = avx2::AddPairProducts(acc, lo, avx2::SpreadInt16(sc, 2 * p));
+    acc = avx2::AddPairProducts(acc, hi, avx2::SpreadInt16(sc, 2 * p + 1));
   }
   const __m128i m8 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.m)));
   const __m256i mins = _mm256_set_m128i(_mm_unpackhi_epi16(m8, m8), _mm_unpacklo_epi16(m8, m8));

@@ -1,11 +1,14 @@
 // AVX2 Q5_K x Q8_K gemv and gemm: per block the integer sums the oracle defines, with
 // vpmaddubsw on the unsigned 5-bit quants and vpmaddwd by each sub-block's scale, then the
 // oracle's float step (compiled without contraction), so every result is its bits. The
-// gemm of kQ5KAvx2LaneTileFrom tokens or more runs the lane tile (q5_k_gemm_avx2.cc).
+// gemm of kQ5KAvx2LaneTileFrom tokens or more runs the lane tile (q5_k_gemm_avx2.cc). Built
+// twice: the Avx2 functions and, with AVX-VNNI, the AvxVnni ones (vpdpwssd scales and adds
+// at once).
 #include "kernels/q5_k/q5_k_avx2.h"
 
 #include <immintrin.h>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/tiles/token_tiles.h"
 #include "kernels/kquant/q4_k_scales.h"
@@ -19,14 +22,13 @@ using avx2::SumInt32;
 // A block's scales and mins and its 5-bit quants, unpacked once for every token it meets.
 struct BlockParts {
   __m256i q[8];  // sub-block j's 32 quants (0..31) as bytes
-  alignas(32) int16_t sc[8];
+  __m256i sc;    // the eight int16 scales in both halves, for avx2::SpreadInt16
   __m256i mins;  // min of sub-block j in int16 lanes 2j and 2j+1, the lanes of its two bsums
   float d, dmin;
 
   explicit BlockParts(const BlockQ5K& w) {
     const Q4KScalesMins sm = UnpackQ4KScales(w.scales);
-    const __m128i sc8 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.sc)));
-    _mm_store_si128(reinterpret_cast<__m128i*>(sc), sc8);
+    sc = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.sc))));
     const __m128i m8 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(sm.m)));
     mins = _mm256_set_m128i(_mm_unpackhi_epi16(m8, m8), _mm_unpacklo_epi16(m8, m8));
     d = _cvtsh_ss(w.d);
@@ -51,10 +53,11 @@ struct BlockParts {
 // The oracle's float step of block w with token block x: x.d * (d * isum - dmin * msum).
 inline float BlockDot(const BlockParts& w, const BlockQ8K& x) {
   __m256i acc = _mm256_setzero_si256();
+#pragma GCC unroll 8
   for (int j = 0; j < 8; ++j) {
     // Pairs of 5-bit * int8 products fit int16 (2 * 31 * 128); scaled pairs fit int32.
     const __m256i pairs = _mm256_maddubs_epi16(w.q[j], Load(x.qs + 32 * j));
-    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(w.sc[j])));
+    acc = avx2::AddPairProducts(acc, pairs, avx2::SpreadInt16(w.sc, j));
   }
   const int32_t msum = SumInt32(_mm256_madd_epi16(Load(x.bsums), w.mins));
   return x.d * (w.d * static_cast<float>(SumInt32(acc)) - w.dmin * static_cast<float>(msum));
@@ -77,28 +80,19 @@ constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(token
 
 }  // namespace
 
-void Q5KGemvAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                 size_t n_blocks, float* y) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q5KGemv)(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                                      size_t n_blocks, float* y) {
   GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
 }
 
-void Q5KGemmAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                 size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q5KGemm)(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                                      size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   if (n_tokens >= kQ5KAvx2LaneTileFrom) {
-    Q5KLaneGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
+    CPUBRRR_AVX2_VARIANT_NAME(Q5KLaneGemm)(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
     return;
   }
   GemmByTokenTiles<kQ5KAvx2LaneTileFrom - 1>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride,
                                              kRowTile);
-}
-
-void Q5KGemmAvxVnni(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
-                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kQ5KAvx2LaneTileFrom) {
-    Q5KLaneGemmAvxVnni(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
-    return;
-  }
-  Q5KGemmAvx2(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
 }
 
 }  // namespace cpubrrr

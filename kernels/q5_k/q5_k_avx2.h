@@ -25,8 +25,10 @@ inline constexpr size_t kQ5KAvx2LaneTileFrom = 4;
 void Q5KLaneGemmAvx2(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                      size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
 
-// AVX2 with AVX-VNNI: Q5KGemmAvx2 with the lane tile built for AVX-VNNI
-// (:q5_k_gemm_avx_vnni), which is Q5KLaneGemmAvxVnni; the same bits (the oracle's).
+// AVX2 with AVX-VNNI: the same gemv and gemm built for AVX-VNNI (:q5_k_avx_vnni, with
+// the lane tile's build Q5KLaneGemmAvxVnni, :q5_k_gemm_avx_vnni); the same bits (the oracle's).
+void Q5KGemvAvxVnni(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                    size_t n_blocks, float* y);
 void Q5KGemmAvxVnni(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                     size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
 void Q5KLaneGemmAvxVnni(const BlockQ5K* w, size_t row_stride, size_t rows, const BlockQ8K* x,

@@ -18,7 +18,7 @@ namespace {
 constexpr std::array kVariants = {
 #if defined(__x86_64__)
     Q5KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q5KGemvAvx512, Q5KGemmAvx512, true, 1},
-    Q5KKernels{"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q5KGemvAvx2, Q5KGemmAvxVnni, false, 1},
+    Q5KKernels{"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q5KGemvAvxVnni, Q5KGemmAvxVnni, false, 1},
     Q5KKernels{"avx2", kCpuAvx2, Q5KGemvAvx2, Q5KGemmAvx2, false, 1},
 #elif defined(__aarch64__)
     Q5KKernels{"neon_dot", kCpuNeon | kCpuNeonDot, Q5KGemvNeon, Q5KGemmNeon, false, 1},

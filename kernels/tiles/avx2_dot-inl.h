@@ -36,6 +36,12 @@ inline __m256i AddPairProducts(__m256i acc, __m256i a, __m256i b) {
 #endif
 }
 
+// Returns int16 lane j (0..7) of v in every int16 lane, for v holding the same eight int16
+// values in both halves (a scale per sub-block): one vpshufb with a constant control.
+inline __m256i SpreadInt16(__m256i v, int j) {
+  return _mm256_shuffle_epi8(v, _mm256_set1_epi16(static_cast<int16_t>(0x0100 + 0x0202 * j)));
+}
+
 // Returns the eight int32 sums of four adjacent w[i] * x[i] products. The unsigned
 // operand is |w| (128 for a weight of -128), which multiplies x with w's sign; the int16
 // pair sums cannot saturate while no activation is -128 (2 * 128 * 127 < 32768).
