@@ -1,11 +1,13 @@
 // AVX2 Q6_K x Q8_K gemv and gemm: per block the oracle's integer sum, with vpmaddubsw on
 // the unsigned 6-bit quants (0..63), vpmaddwd by the sub-block scales, and the offset of
 // 32 taken back through the activations' 16-element sums; then the oracle's float step
-// (compiled without contraction), so every result is its bits.
+// (compiled without contraction), so every result is its bits. Built twice: the Avx2
+// functions and, with AVX-VNNI, the AvxVnni ones (vpdpwssd scales and adds at once).
 #include "kernels/q6_k/q6_k_avx2.h"
 
 #include <immintrin.h>
 
+#include "kernels/common/avx2_variant_name.h"
 #include "kernels/tiles/avx2_dot-inl.h"
 #include "kernels/tiles/token_tiles.h"
 
@@ -37,7 +39,7 @@ inline float BlockDot(const BlockQ6K& w, const BlockQ8K& x) {
       // Pairs of quant * int8 products fit int16 (2 * 63 * 128).
       const __m256i pairs = _mm256_maddubs_epi16(q[k], Load(x.qs + 16 * s));
       const __m256i scale = _mm256_set_m128i(_mm_set1_epi16(w.scales[s + 1]), _mm_set1_epi16(w.scales[s]));
-      acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, scale));
+      acc = avx2::AddPairProducts(acc, pairs, scale);
     }
   }
   // isum = sum_s scale_s * (dot_s - 32 * bsum_s).
@@ -62,12 +64,13 @@ constexpr auto kRowTile = [](auto tokens, auto... args) { RowTile<decltype(token
 
 }  // namespace
 
-void Q6KGemvAvx2(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t n_blocks, float* y) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q6KGemv)(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                                       size_t n_blocks, float* y) {
   GemvByRows(w, row_stride, rows, x, n_blocks, y, kRowTile);
 }
 
-void Q6KGemmAvx2(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x, size_t x_stride,
-                 size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
+void CPUBRRR_AVX2_VARIANT_NAME(Q6KGemm)(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                                       size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
   // Tiles of 4 tokens share each decoded weight block.
   GemmByTokenTiles<4>(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride, kRowTile);
 }

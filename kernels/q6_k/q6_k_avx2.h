@@ -16,6 +16,12 @@ void Q6KGemvAvx2(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ
 void Q6KGemmAvx2(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                  size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
 
+// The same built for AVX2 with AVX-VNNI (:q6_k_avx_vnni); the same bits.
+void Q6KGemvAvxVnni(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                    size_t n_blocks, float* y);
+void Q6KGemmAvxVnni(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
+                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
+
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_KERNELS_Q6_K_Q6_K_AVX2_H_

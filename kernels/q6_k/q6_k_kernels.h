@@ -25,7 +25,7 @@ using Q6KGemmFn = void (*)(const BlockQ6K* w, size_t row_stride, size_t rows, co
                            size_t y_stride);
 
 struct Q6KKernels {
-  const char* name;   // "avx512_vnni", "avx2", "sme", "neon_dot", "hwy", "ref"
+  const char* name;   // "avx512_vnni", "avx_vnni", "avx2", "sme", "neon_dot", "hwy", "ref"
   uint32_t required;  // CpuFeature bits (kernels/common/cpu_features.h) the variant needs
   Q6KGemvFn gemv;
   Q6KGemmFn gemm;

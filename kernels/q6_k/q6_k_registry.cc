@@ -20,6 +20,7 @@ constexpr std::array kVariants = {
 #if defined(__x86_64__)
     Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512, true,
                kQ6KAvx512LaneTileFrom},
+    Q6KKernels{"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q6KGemvAvxVnni, Q6KGemmAvxVnni, false, 1},
     Q6KKernels{"avx2", kCpuAvx2, Q6KGemvAvx2, Q6KGemmAvx2, false, 1},
 #elif defined(__aarch64__)
     Q6KKernels{"sme", kCpuSme, Q6KGemvSme, Q6KGemmSme, false, 1},

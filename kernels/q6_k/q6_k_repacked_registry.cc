@@ -10,7 +10,7 @@ constexpr Q6KRepackedKernels kVariants[] = {
     {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KRepackedGemvAvx512, Q6KRepackedGemmAvx512, "avx512_vnni"},
     // The GGUF layout's AVX2 kernels give these bits too (the oracle's); its gemm has no
     // AVX-VNNI form.
-    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q6KRepackedGemvAvxVnni, Q6KRepackedGemmAvxVnni, "avx2"},
+    {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q6KRepackedGemvAvxVnni, Q6KRepackedGemmAvxVnni, "avx_vnni"},
     {"avx2", kCpuAvx2, Q6KRepackedGemvAvx2, Q6KRepackedGemmAvx2, "avx2"},
 };
 #endif

@@ -52,8 +52,8 @@ struct AvxVnni : Q6KRepacked {
   static constexpr uint32_t kRequired = kCpuAvx2 | kCpuAvxVnni;
   static constexpr auto Gemv = Q6KRepackedGemvAvxVnni;
   static constexpr auto Gemm = Q6KRepackedGemmAvxVnni;
-  static constexpr auto TwinGemv = Q6KGemvAvx2;
-  static constexpr auto TwinGemm = Q6KGemmAvx2;
+  static constexpr auto TwinGemv = Q6KGemvAvxVnni;
+  static constexpr auto TwinGemm = Q6KGemmAvxVnni;
 };
 
 template <class Variant>
