@@ -25,8 +25,8 @@ namespace {
 using Shape = Mxfp4RepackedShape;
 
 // How far ahead in the stream of groups each pair prefetches: nearer than the AVX-512
-// gemv's 10 KiB, as the slower AVX2 loop reads cold weights faster so (measured in
-// docs/RESEARCH_LOG.md).
+// gemv's 10 KiB, because the slower AVX2 loop reads cold weights faster with the nearer
+// distance (docs/RESEARCH_LOG.md).
 constexpr size_t kPrefetchBytes = size_t{3} << 10;
 
 // A pair sum of the lookup's values (kMxfp4CodePlus12, 0..24) is below 2 * 24 * 127 <
