@@ -78,13 +78,7 @@ absl::StatusOr<ModelConfig> ReadModelConfig(const GgufFile& file) {
   c.key_prefix = std::string(*prefix);  // the metadata keys' prefix as written ("gptoss.*" in Ollama's)
   c.architecture = *arch;
   c.ollama_naming = c.key_prefix != c.architecture;
-  if (*arch == "gpt-oss") {
-    c.arch = ModelArch::kGptOss;
-  } else if (*arch == "qwen3moe") {
-    c.arch = ModelArch::kQwen3Moe;
-  } else {
-    return absl::UnimplementedError(Cat("architecture '", *arch, "' is not supported (supported: gpt-oss, qwen3moe)"));
-  }
+  CPUBRRR_ASSIGN_OR_RETURN(c.arch, ModelArchOfName(*arch));
   if (absl::StatusOr<std::string_view> name = file.GetString("general.name"); name.ok()) {
     c.name = std::string(*name);
   }

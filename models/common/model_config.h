@@ -7,10 +7,9 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/gguf/gguf_file.h"
+#include "runtime/model/model_arch.h"
 
 namespace cpubrrr {
-
-enum class ModelArch { kGptOss, kQwen3Moe };
 
 // Rotary embedding parameters (NeoX half-split pairs). With `yarn` false the angles are
 // pos * base^(-2i/d) unscaled; with it, ggml's YaRN ramp between interpolated and

@@ -4,6 +4,7 @@
 #include "models/common/arch_spec.h"
 #include "models/common/moe_model.h"
 #include "models/gpt_oss/gpt_oss_weights.h"
+#include "runtime/model/model_arch.h"
 
 namespace cpubrrr {
 namespace {
@@ -16,7 +17,7 @@ constexpr ArchSpec kGptOssSpec{RouterPolicy::kSoftmaxOfTopK, ExpertActivation::k
 }  // namespace
 
 Architecture GptOssArchitecture() {
-  return {"gpt-oss", ChatFormat::kHarmony,
+  return {std::string(ModelArchName(ModelArch::kGptOss)), ChatFormat::kHarmony,
           [](GgufFile file, const ModelOptions& options) {
             return OpenMoeModel(std::move(file), kGptOssSpec, BindGptOssWeights, options);
           }};

@@ -4,6 +4,7 @@
 #include "models/common/arch_spec.h"
 #include "models/common/moe_model.h"
 #include "models/qwen3moe/qwen3moe_weights.h"
+#include "runtime/model/model_arch.h"
 
 namespace cpubrrr {
 namespace {
@@ -15,7 +16,7 @@ constexpr ArchSpec kQwen3MoeSpec{RouterPolicy::kTopKOfSoftmax, ExpertActivation:
 }  // namespace
 
 Architecture Qwen3MoeArchitecture() {
-  return {"qwen3moe", ChatFormat::kChatMl,
+  return {std::string(ModelArchName(ModelArch::kQwen3Moe)), ChatFormat::kChatMl,
           [](GgufFile file, const ModelOptions& options) {
             return OpenMoeModel(std::move(file), kQwen3MoeSpec, BindQwen3MoeWeights, options);
           }};

@@ -86,7 +86,7 @@ void CommonArchMeta(Planner& p, const std::string& arch, const ModelShape& s) {
 
 absl::Status PlanGptOss(Planner& p, const ModelShape& s, const PlanOptions& o,
                         const BpeVocab& vocab) {
-  const std::string arch = o.ollama_naming ? "gptoss" : "gpt-oss";
+  const std::string arch = o.ollama_naming ? "gptoss" : std::string(ModelArchName(ModelArch::kGptOss));
   p.Meta("general.architecture", arch);
   p.Meta("general.name", o.name);
   p.FileType(kFileTypeMxfp4Moe);
@@ -157,7 +157,7 @@ GgmlType KQuantOrFallback(GgmlType k_type, uint64_t row) {
 
 absl::Status PlanQwen3Moe(Planner& p, const ModelShape& s, const PlanOptions& o,
                           const BpeVocab& vocab) {
-  const std::string arch = "qwen3moe";
+  const std::string arch(ModelArchName(ModelArch::kQwen3Moe));
   p.Meta("general.architecture", arch);
   p.Meta("general.name", o.name);
   if (s.kquant != GgmlType::kQ4_K && s.kquant != GgmlType::kQ5_K) {
@@ -211,7 +211,7 @@ absl::StatusOr<ModelPlan> PlanModel(const ModelShape& shape, const PlanOptions& 
   }
   ModelPlan plan;
   Planner planner(plan, options.all_f32);
-  absl::Status status = shape.arch == Arch::kGptOss
+  absl::Status status = shape.arch == ModelArch::kGptOss
                             ? PlanGptOss(planner, shape, options, vocab)
                             : PlanQwen3Moe(planner, shape, options, vocab);
   if (!status.ok()) return status;

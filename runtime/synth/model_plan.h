@@ -10,16 +10,15 @@
 
 #include "absl/status/statusor.h"
 #include "quant/ggml_type.h"
+#include "runtime/model/model_arch.h"
 #include "runtime/tokenizer/tokenizer_json.h"
 #include "runtime/synth/weight_fill.h"
 
 namespace cpubrrr::synth {
 
-enum class Arch { kGptOss, kQwen3Moe };
-
 // Every dimension of a model; presets match the real models (MODEL_SPEC.md 2 and 3).
 struct ModelShape {
-  Arch arch = Arch::kGptOss;
+  ModelArch arch = ModelArch::kGptOss;
   uint32_t n_layer = 0;
   uint32_t n_embd = 0;
   uint32_t n_head = 0;

@@ -10,7 +10,7 @@ namespace {
 
 ModelShape GptOss(uint32_t layers, uint32_t embd, uint32_t heads, uint32_t kv, uint32_t hd,
                   uint32_t experts, uint32_t used, uint32_t ff) {
-  return ModelShape{.arch = Arch::kGptOss, .n_layer = layers, .n_embd = embd,
+  return ModelShape{.arch = ModelArch::kGptOss, .n_layer = layers, .n_embd = embd,
                     .n_head = heads, .n_head_kv = kv, .head_dim = hd, .n_expert = experts,
                     .n_expert_used = used, .n_ff_exp = ff, .n_vocab = 201088,
                     .context_length = 131072, .sliding_window = 128, .rope_base = 150000.0f,
@@ -19,7 +19,7 @@ ModelShape GptOss(uint32_t layers, uint32_t embd, uint32_t heads, uint32_t kv, u
 
 ModelShape Qwen3Moe(uint32_t layers, uint32_t embd, uint32_t heads, uint32_t kv,
                     uint32_t hd, uint32_t experts, uint32_t used, uint32_t ff) {
-  return ModelShape{.arch = Arch::kQwen3Moe, .n_layer = layers, .n_embd = embd,
+  return ModelShape{.arch = ModelArch::kQwen3Moe, .n_layer = layers, .n_embd = embd,
                     .n_head = heads, .n_head_kv = kv, .head_dim = hd, .n_expert = experts,
                     .n_expert_used = used, .n_ff_exp = ff, .n_vocab = 151936,
                     .context_length = 262144, .sliding_window = 0, .rope_base = 1e6f,

