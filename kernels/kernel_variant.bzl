@@ -38,11 +38,16 @@ def _on(isa, value, otherwise):
         return select({_AARCH64: value, "//conditions:default": otherwise})
     return select({_AARCH64: otherwise, "//conditions:default": value})
 
+def isa_copts(isa):
+    """The ISA's flags on its architecture, none elsewhere: for a target whose sources build
+    everywhere and use the ISA only where it exists (a benchmark's timing loop, a test's calls)."""
+    return _on(isa, _ISAS[isa].copts, [])
+
 def kernel_variant(name, isa, srcs, oracle_order = False, copts = [], **kwargs):
     """A cc_library of one ISA variant: `srcs` and the ISA's flags on its architecture only.
 
     Args:
-      name: the target, by convention <format>_<isa>[_<layout>].
+      name: the target, by convention <format>[_repacked][_gemm]_<isa>.
       isa: "avx2", "avx_vnni", "avx512", "avx512_vnni", "neon" or "sme" (a variant compiled for an ISA
         must be picked only on CPUs that have it: the compiler may use any of it).
       srcs: sources compiled only where the ISA runs.

@@ -1,6 +1,6 @@
 // Google Benchmark harness shared by the K-quant benchmarks: shapes, hot/cold, counters.
-#ifndef CPUBRRR_KERNELS_KQUANT_KQUANT_BENCH_UTIL_H_
-#define CPUBRRR_KERNELS_KQUANT_KQUANT_BENCH_UTIL_H_
+#ifndef CPUBRRR_KERNELS_BENCH_KQUANT_BENCH_UTIL_H_
+#define CPUBRRR_KERNELS_BENCH_KQUANT_BENCH_UTIL_H_
 
 #include <benchmark/benchmark.h>
 
@@ -133,4 +133,4 @@ void RegisterShape(const Kernels& k, const Shape& shape, const Yardsticks& ys, b
 
 }  // namespace cpubrrr::bench
 
-#endif  // CPUBRRR_KERNELS_KQUANT_KQUANT_BENCH_UTIL_H_
+#endif  // CPUBRRR_KERNELS_BENCH_KQUANT_BENCH_UTIL_H_

@@ -3,7 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "kernels/bench/repacked_bench.h"
-#include "kernels/kquant/kquant_bench_util.h"
+#include "kernels/bench/kquant_bench_util.h"
 #include "kernels/q4_k/q4_k.h"
 #include "kernels/q4_k/q4_k_repacked.h"
 #include "quant/q4_k.h"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "kernels/kquant/kquant_bench_util.h"
+#include "kernels/bench/kquant_bench_util.h"
 #include "kernels/q5_k/q5_k.h"
 #include "quant/q5_k.h"
 

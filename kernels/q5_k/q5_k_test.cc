@@ -10,7 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
-#include "kernels/kquant/kquant_test_util.h"
+#include "kernels/testing/kquant_test_util.h"
 #include "kernels/q5_k/q5_k.h"
 #include "kernels/q5_k/q5_k_ref.h"
 #include "kernels/q5_k/q5_k_test_util.h"

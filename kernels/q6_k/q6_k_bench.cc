@@ -3,7 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "kernels/bench/repacked_bench.h"
-#include "kernels/kquant/kquant_bench_util.h"
+#include "kernels/bench/kquant_bench_util.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_repacked.h"
 #include "quant/q6_k.h"

@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "kernels/testing/dot_test_util.h"
 #include "kernels/testing/repacked_test_util.h"
-#include "kernels/kquant/kquant_test_util.h"
+#include "kernels/testing/kquant_test_util.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_avx2.h"
 #include "kernels/q6_k/q6_k_avx512.h"

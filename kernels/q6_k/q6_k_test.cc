@@ -10,7 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/common/cpu_features.h"
-#include "kernels/kquant/kquant_test_util.h"
+#include "kernels/testing/kquant_test_util.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_ref.h"
 #include "kernels/q6_k/q6_k_test_util.h"

@@ -52,7 +52,7 @@ void QuantizeBlock(const float* x, BlockQ8K* y) {
 
 }  // namespace
 
-void QuantizeRowQ8KAvx512(const float* x, BlockQ8K* y, int64_t n) {
+void QuantizeQ8KAvx512(const float* x, BlockQ8K* y, int64_t n) {
   for (int64_t b = 0; b < n / kQ8KBlockSize; ++b) QuantizeBlock(x + b * kQ8KBlockSize, y + b);
 }
 

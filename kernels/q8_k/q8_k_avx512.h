@@ -10,7 +10,7 @@ namespace cpubrrr {
 
 // Encodes n floats into n/256 blocks, byte-identical to QuantizeRowQ8K.
 // Preconditions: n % 256 == 0; x finite; the CPU has AVX-512 F/BW/VL.
-void QuantizeRowQ8KAvx512(const float* x, BlockQ8K* y, int64_t n);
+void QuantizeQ8KAvx512(const float* x, BlockQ8K* y, int64_t n);
 
 }  // namespace cpubrrr
 

@@ -82,7 +82,7 @@ namespace cpubrrr {
 
 HWY_EXPORT(QuantizeRow);
 
-void QuantizeRowQ8KHwy(const float* x, BlockQ8K* y, int64_t n) {
+void QuantizeQ8KHwy(const float* x, BlockQ8K* y, int64_t n) {
   HWY_DYNAMIC_DISPATCH(QuantizeRow)(x, y, n);
 }
 

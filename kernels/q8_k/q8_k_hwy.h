@@ -10,7 +10,7 @@ namespace cpubrrr {
 
 // Encodes n floats into n/256 blocks, byte-identical to QuantizeRowQ8K.
 // Preconditions: n % 256 == 0; x finite.
-void QuantizeRowQ8KHwy(const float* x, BlockQ8K* y, int64_t n);
+void QuantizeQ8KHwy(const float* x, BlockQ8K* y, int64_t n);
 
 }  // namespace cpubrrr
 

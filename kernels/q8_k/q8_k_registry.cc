@@ -13,9 +13,9 @@ namespace {
 
 constexpr std::array kQuantizers = {
 #if defined(__x86_64__)
-    Q8KQuantizer{"avx512", kCpuAvx512, QuantizeRowQ8KAvx512},
+    Q8KQuantizer{"avx512", kCpuAvx512, QuantizeQ8KAvx512},
 #endif
-    Q8KQuantizer{"hwy", kCpuNone, QuantizeRowQ8KHwy},
+    Q8KQuantizer{"hwy", kCpuNone, QuantizeQ8KHwy},
     Q8KQuantizer{"ref", kCpuNone, QuantizeRowQ8K},
 };
 

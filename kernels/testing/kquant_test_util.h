@@ -1,6 +1,6 @@
 // Test harness shared by the K-quant kernel tests: random operands, variant-vs-oracle runs.
-#ifndef CPUBRRR_KERNELS_KQUANT_KQUANT_TEST_UTIL_H_
-#define CPUBRRR_KERNELS_KQUANT_KQUANT_TEST_UTIL_H_
+#ifndef CPUBRRR_KERNELS_TESTING_KQUANT_TEST_UTIL_H_
+#define CPUBRRR_KERNELS_TESTING_KQUANT_TEST_UTIL_H_
 
 #include <cmath>
 #include <cstddef>
@@ -212,4 +212,4 @@ class KQuantVariantTest : public ::testing::TestWithParam<typename Format::Kerne
 
 }  // namespace cpubrrr::testing
 
-#endif  // CPUBRRR_KERNELS_KQUANT_KQUANT_TEST_UTIL_H_
+#endif  // CPUBRRR_KERNELS_TESTING_KQUANT_TEST_UTIL_H_
