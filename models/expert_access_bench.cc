@@ -1,9 +1,9 @@
 // What the order of expert reads costs: one thread runs the routed experts' gemvs of every
 // layer (gate, up, down per expert, as decode does) with k random experts per layer and
 // token, and again with the same k experts every token, and prints GB/s of each next to
-// the read yardstick. On the 2-vCPU VM of docs/RESEARCH_LOG.md (2026-11-30) random experts
-// read clearly slower than a fixed set: the hypervisor re-validates every page twice a
-// second, and the first read of a page after that is slow.
+// the read yardstick. On the 2-vCPU VMs of docs/RESEARCH_LOG.md random experts read
+// slower than a fixed set: the hypervisor re-validates every page periodically, and the
+// first read of a page after that is slow.
 //   bazel run -c opt //models:expert_access_bench -- MODEL.gguf [tokens=16] [rounds=3]
 #include <algorithm>
 #include <chrono>

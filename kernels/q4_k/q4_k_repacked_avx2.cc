@@ -23,8 +23,8 @@ using avx2::Load;
 using Shape = Q4KRepackedShape;
 
 // How far ahead in a group's stream each superblock prefetches (then again at half and a
-// quarter of it: PrefetchSpanThrice): four units (9 KiB). Once at two units read cold
-// memory about 6% slower on an Intel Xeon (research log).
+// quarter of it: PrefetchSpanThrice): four units (9 KiB). Two units read cold memory
+// slower on an Intel Xeon (research log).
 constexpr size_t kPrefetchBytes = 4 * kQ4KRepackedUnitBytes;
 
 // One row's integer sums of a superblock against x: the scaled nibble dots (8 int32 lanes)
