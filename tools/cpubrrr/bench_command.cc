@@ -119,12 +119,14 @@ absl::Status BenchCommand(const CliOptions& options, absl::Span<const Architectu
       absl::StatusOr<BenchSamples> samples = RunBenchTest(**model, test, options.repetitions);
       if (!samples.ok()) return samples.status();
       row.samples_ts = samples->tokens_per_second;
+      row.storage_bytes_per_token = samples->storage_bytes_per_token;
       // What a token of a shared step really read, where the model counts it.
       if (test.n_gen > 0 && samples->bytes_per_step > 0) {
         row.bytes_per_token = static_cast<uint64_t>(samples->bytes_per_step / test.n_seq);
       }
       report.rows.push_back(std::move(row));
     }
+    report.loads.back().peak_rss_after_tests_bytes = PeakRssBytes();
     // This machine's bandwidth moves between minutes; the ceiling takes the better of the
     // yardsticks before and after this thread count's tests, so the percentage errs low.
     absl::StatusOr<std::vector<double>> after = RunInChild([threads] {

@@ -42,7 +42,8 @@ std::vector<std::string> Cells(const BenchReport& report, const BenchRow& row) {
           row.n_gen > 0 ? absl::StrFormat("%.3f", row.bytes_per_token / 1e9) : "-",
           ceiling > 0 ? absl::StrFormat("%.2f", ceiling) : "-",
           ceiling > 0 ? absl::StrFormat("%.1f%%", 100 * ts.mean / ceiling) : "-",
-          ts.spread > 0 ? absl::StrFormat("%.2fx", ts.spread) : "-"};
+          ts.spread > 0 ? absl::StrFormat("%.2fx", ts.spread) : "-",
+          absl::StrFormat("%.3f", row.storage_bytes_per_token / 1e9)};
 }
 
 // Returns the display width of `cell` (UTF-8 continuation bytes take no column).
@@ -73,13 +74,18 @@ std::string MarkdownReport(const BenchReport& report) {
                                  report.cores == 1 ? " core" : " cores", "; read bandwidth: ",
                                  absl::StrJoin(bandwidths, ", "), "\n");
   for (const BenchLoad& load : report.loads) {
-    absl::StrAppendFormat(&out, "load with %s: %.2f s, peak RSS %.2f GiB\n", Threads(load.threads),
+    absl::StrAppendFormat(&out, "load with %s: %.2f s, peak RSS %.2f GiB", Threads(load.threads),
                           load.load_seconds, load.peak_rss_bytes / kGiB);
+    if (load.peak_rss_after_tests_bytes > 0) {
+      absl::StrAppendFormat(&out, ", %.2f GiB after the tests", load.peak_rss_after_tests_bytes / kGiB);
+    }
+    out += "\n";
   }
   out += "\n";
 
   std::vector<std::vector<std::string>> table = {
-      {"model", "size", "params", "threads", "test", "t/s", "GB/token", "ceiling t/s", "% of ceiling", "spread"}};
+      {"model", "size", "params", "threads", "test", "t/s", "GB/token", "ceiling t/s", "% of ceiling", "spread",
+       "disk GB/token"}};
   for (const BenchRow& row : report.rows) table.push_back(Cells(report, row));
   std::vector<size_t> widths(table[0].size(), 3);
   for (const auto& cells : table) {
@@ -134,6 +140,8 @@ std::string JsonReport(const BenchReport& report) {
         {"n_cores", report.cores},
         {"load_seconds", load ? load->load_seconds : 0},
         {"peak_rss_bytes", load ? load->peak_rss_bytes : 0},
+        {"peak_rss_after_tests_bytes", load ? load->peak_rss_after_tests_bytes : 0},
+        {"disk_gb_per_token", row.storage_bytes_per_token / 1e9},
     };
     rows.push_back(std::move(o));
   }

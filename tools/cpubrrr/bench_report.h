@@ -15,6 +15,7 @@ struct BenchLoad {
   double read_gbs = 0;          // streaming read bandwidth of `threads` threads, GB/s
   double load_seconds = 0;
   uint64_t peak_rss_bytes = 0;  // getrusage's ru_maxrss right after the load
+  uint64_t peak_rss_after_tests_bytes = 0;  // and after this thread count's tests (0: not taken)
 };
 
 // One test at one thread count.
@@ -32,6 +33,9 @@ struct BenchRow {
   int n_seq = 1;     // sequences per step; t/s counts all of them
   int depth = 0;     // tokens already cached before the test
   std::vector<double> samples_ts;  // tokens per second of each repetition
+  // Bytes the timed runs fetched from storage per token (a model larger than the page
+  // cache reads its experts from disk); 0 when all came from memory.
+  double storage_bytes_per_token = 0;
 };
 
 struct BenchReport {
@@ -50,15 +54,16 @@ double CeilingTokensPerSecond(const BenchRow& row, double read_gbs);
 
 // Returns the machine line, one load line per thread count, a blank line and the table:
 // model | size | params | threads | test | t/s | GB/token | ceiling t/s | % of ceiling |
-// spread, with t/s as "mean ± stddev", "-" in the three ceiling columns of pp rows, and the
-// spread as the fastest repetition over the slowest ("1.07x").
+// spread | disk GB/token, with t/s as "mean ± stddev", "-" in the three ceiling columns of
+// pp rows, the spread as the fastest repetition over the slowest ("1.07x"), and the bytes
+// read from storage per token. A load line adds the peak RSS after the tests when taken.
 std::string MarkdownReport(const BenchReport& report);
 
 // Returns a JSON array of one object per row: the table's values as numbers (file_bytes
 // and size_gib for the file), every sample, and llama-bench's names for the fields it
 // shares (model_filename, model_n_params, n_threads, n_prompt, n_gen, n_depth, avg_ts,
 // stddev_ts, samples_ts, cpu_info; not model_size, which llama-bench gives as tensor
-// bytes), n_seq, median_ts and spread_ts.
+// bytes), n_seq, median_ts, spread_ts, disk_gb_per_token and peak_rss_after_tests_bytes.
 std::string JsonReport(const BenchReport& report);
 
 }  // namespace cpubrrr

@@ -15,13 +15,15 @@ BenchReport Example() {
   report.cores = 2;
   report.loads.resize(2);
   report.loads[0] = {.threads = 1, .read_gbs = 20, .load_seconds = 1.5, .peak_rss_bytes = uint64_t{3} << 29};
-  report.loads[1] = {.threads = 2, .read_gbs = 30, .load_seconds = 0.25, .peak_rss_bytes = uint64_t{2} << 30};
+  report.loads[1] = {.threads = 2, .read_gbs = 30, .load_seconds = 0.25, .peak_rss_bytes = uint64_t{2} << 30,
+                     .peak_rss_after_tests_bytes = uint64_t{5} << 29};
   BenchRow row;
   row.model = "gpt|oss";
   row.path = "/m/x.gguf";
   row.file_bytes = uint64_t{12} << 30;
   row.n_params = 20'910'000'000;
   row.bytes_per_token = 500'000'000;
+  row.storage_bytes_per_token = 1'250'000;
   for (int threads : {1, 2}) {
     row.threads = threads;
     row.n_prompt = 512;
@@ -60,11 +62,12 @@ TEST(BenchReport, MarkdownHeaderLinesAndTable) {
   ASSERT_EQ(lines.size(), 11u);  // 3 header lines, a blank, header, rule, 4 rows, ""
   EXPECT_EQ(lines[0], "machine: Test CPU 9000, 2 cores; read bandwidth: 1 thread 20.0 GB/s, 2 threads 30.0 GB/s");
   EXPECT_EQ(lines[1], "load with 1 thread: 1.50 s, peak RSS 1.50 GiB");
-  EXPECT_EQ(lines[2], "load with 2 threads: 0.25 s, peak RSS 2.00 GiB");
+  EXPECT_EQ(lines[2], "load with 2 threads: 0.25 s, peak RSS 2.00 GiB, 2.50 GiB after the tests");
   EXPECT_EQ(lines[3], "");
   EXPECT_EQ(lines[4].substr(0, 13), "| model    | ");
   for (const char* column :
-       {"size", "params", "threads", "test", "t/s", "GB/token", "ceiling t/s", "% of ceiling", "spread"}) {
+       {"size", "params", "threads", "test", "t/s", "GB/token", "ceiling t/s", "% of ceiling", "spread",
+        "disk GB/token"}) {
     EXPECT_NE(lines[4].find(column), std::string::npos) << column;
   }
   EXPECT_EQ(lines[5].substr(0, 25), "| -------- | --------: | ");
@@ -74,10 +77,12 @@ TEST(BenchReport, MarkdownHeaderLinesAndTable) {
 
   EXPECT_EQ(Cells(lines[6]), (std::vector<std::string>{"| gpt\\|oss", "12.00 GiB", "20.91 B", "      1",
                                                        "pp512", "110.00 ± 10.00", "       -",
-                                                       "          -", "           -", " 1.20x |"}));
+                                                       "          -", "           -", " 1.20x",
+                                                       "        0.001 |"}));
   EXPECT_EQ(Cells(lines[7]), (std::vector<std::string>{"| gpt\\|oss", "12.00 GiB", "20.91 B", "      1",
                                                        "tg128", "  10.00 ± 0.00", "   0.500",
-                                                       "      40.00", "       25.0%", " 1.00x |"}));
+                                                       "      40.00", "       25.0%", " 1.00x",
+                                                       "        0.001 |"}));
   // 2 threads: 30 GB/s / 0.5 GB = 60 t/s ceiling, 10 / 60 = 16.7 %.
   EXPECT_EQ(Cells(lines[9])[7], "      60.00");
   EXPECT_EQ(Cells(lines[9])[8], "       16.7%");
@@ -116,6 +121,8 @@ TEST(BenchReport, JsonRows) {
   EXPECT_DOUBLE_EQ(tg["ceiling_ts"].get<double>(), 60.0);
   EXPECT_NEAR(tg["pct_of_ceiling"].get<double>(), 100.0 / 6, 1e-12);
   EXPECT_EQ(tg["peak_rss_bytes"], uint64_t{2} << 30);
+  EXPECT_EQ(tg["peak_rss_after_tests_bytes"], uint64_t{5} << 29);
+  EXPECT_DOUBLE_EQ(tg["disk_gb_per_token"].get<double>(), 0.00125);
 }
 
 }  // namespace

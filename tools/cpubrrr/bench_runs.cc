@@ -5,6 +5,8 @@
 #include <memory>
 #include <random>
 
+#include "tools/cpubrrr/machine_info.h"
+
 namespace cpubrrr {
 
 absl::StatusOr<BenchRun> TimeBenchRun(Model& model, const BenchTest& test) {
@@ -33,6 +35,7 @@ absl::StatusOr<BenchRun> TimeBenchRun(Model& model, const BenchTest& test) {
     if (absl::Status s = run(0, test.depth); !s.ok()) return s;
   }
   const uint64_t bytes_before = model.weight_bytes_read();
+  const uint64_t storage_before = StorageReadBytes();
   const auto start = std::chrono::steady_clock::now();
   int steps = 0;
   if (test.n_prompt > 0) {
@@ -46,6 +49,8 @@ absl::StatusOr<BenchRun> TimeBenchRun(Model& model, const BenchTest& test) {
   BenchRun result;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.bytes_per_step = static_cast<double>(model.weight_bytes_read() - bytes_before) / steps;
+  result.storage_bytes_per_token =
+      static_cast<double>(StorageReadBytes() - storage_before) / (test.n_seq * (test.n_prompt + test.n_gen));
   return result;
 }
 
@@ -57,6 +62,7 @@ absl::StatusOr<BenchSamples> RunBenchTest(Model& model, const BenchTest& test, i
     if (!run.ok()) return run.status();
     samples.tokens_per_second.push_back(static_cast<double>(test.n_seq) * (test.n_prompt + test.n_gen) / run->seconds);
     samples.bytes_per_step += run->bytes_per_step / repetitions;
+    samples.storage_bytes_per_token += run->storage_bytes_per_token / repetitions;
   }
   return samples;
 }

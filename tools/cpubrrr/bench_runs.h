@@ -24,6 +24,7 @@ struct BenchTest {
 struct BenchRun {
   double seconds = 0;         // the timed forward calls
   double bytes_per_step = 0;  // weight bytes a forward call read (0: the model does not count)
+  double storage_bytes_per_token = 0;  // bytes fetched from storage per token (StorageReadBytes)
 };
 
 // Times one run of `test` on new sessions; only the forward calls after the depth fill
@@ -33,6 +34,7 @@ absl::StatusOr<BenchRun> TimeBenchRun(Model& model, const BenchTest& test);
 struct BenchSamples {
   std::vector<double> tokens_per_second;  // all sequences' tokens, per timed run
   double bytes_per_step = 0;              // of the timed runs, averaged
+  double storage_bytes_per_token = 0;     // of the timed runs, averaged
 };
 
 // Runs `test` once untimed (warming caches and paging the weights in), then `repetitions`

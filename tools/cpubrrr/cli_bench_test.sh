@@ -16,12 +16,14 @@ fail() { echo "FAIL $1"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1)); 
 "$cpubrrr" bench -m "$tmp/tiny.gguf" -p 8 -n 4 -r 2 -t 1,2 >"$tmp/out" 2>"$tmp/err" || fail bench_exit
 grep -q "^machine: .*, [0-9]* cores*; read bandwidth: 1 thread [0-9.]* GB/s, 2 threads [0-9.]* GB/s$" "$tmp/out" ||
   fail machine_line
-grep -q "^load with 1 thread: [0-9.]* s, peak RSS [0-9.]* GiB$" "$tmp/out" || fail load_line_1
-grep -q "^load with 2 threads: [0-9.]* s, peak RSS [0-9.]* GiB$" "$tmp/out" || fail load_line_2
+grep -q "^load with 1 thread: [0-9.]* s, peak RSS [0-9.]* GiB, [0-9.]* GiB after the tests$" "$tmp/out" ||
+  fail load_line_1
+grep -q "^load with 2 threads: [0-9.]* s, peak RSS [0-9.]* GiB, [0-9.]* GiB after the tests$" "$tmp/out" ||
+  fail load_line_2
 
 # The table: a header, a rule, then rows; cells split on " | ".
 header=$(grep "^| model " "$tmp/out")
-for column in size params threads test "t/s" GB/token "ceiling t/s" "% of ceiling"; do
+for column in size params threads test "t/s" GB/token "ceiling t/s" "% of ceiling" spread "disk GB/token"; do
   [[ "$header" == *"| $column |"* || "$header" == *" $column |"* ]] || fail "column $column"
 done
 grep -q "^| -* | -*: | " "$tmp/out" || fail rule
@@ -33,6 +35,8 @@ got=$(printf '%s\n' "$rows" | awk -F' [|] ' '{
   gsub(/^ +| +$/, "", $4); gsub(/^ +| +$/, "", $5); gsub(/^ +| +$/, "", $6); gsub(/^ +| +$/, "", $8)
   if ($6 !~ /^[0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+$/) print "bad t/s: " $6
   if (($5 ~ /^pp/) != ($8 == "-")) print "bad ceiling: " $8
+  disk = $11; gsub(/^ +| +[|]$/, "", disk)
+  if (disk !~ /^[0-9]+\.[0-9][0-9][0-9]$/) print "bad disk GB/token: " disk
   printf "%s %s|", $4, $5 }')
 [ "$got" = "$expected|" ] || { echo "rows: $got"; fail rows; }
 
@@ -44,6 +48,7 @@ assert len(rows) == 1, rows
 r = rows[0]
 assert (r["test"], r["n_prompt"], r["n_gen"], r["n_threads"]) == ("pp8", 8, 0, 1), r
 assert len(r["samples_ts"]) == 1 and r["avg_ts"] > 0 and r["ceiling_ts"] is None, r
+assert r["disk_gb_per_token"] >= 0 and r["peak_rss_after_tests_bytes"] >= r["peak_rss_bytes"] > 0, r
 PY
 
 [ "$failures" = 0 ] && echo PASS

@@ -1,4 +1,4 @@
-// The /proc/cpuinfo reader.
+// The /proc/cpuinfo and /proc/self/io readers.
 #include "tools/cpubrrr/machine_info.h"
 
 #include <fstream>
@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 
 namespace cpubrrr {
@@ -21,11 +22,28 @@ std::string CpuModelNameFrom(const std::string& cpuinfo) {
   return "unknown CPU";
 }
 
-std::string CpuModelName() {
-  std::ifstream in("/proc/cpuinfo");
+namespace {
+
+std::string FileText(const char* path) {
+  std::ifstream in(path);
   std::ostringstream text;
   text << in.rdbuf();
-  return CpuModelNameFrom(text.str());
+  return text.str();
 }
+
+}  // namespace
+
+std::string CpuModelName() { return CpuModelNameFrom(FileText("/proc/cpuinfo")); }
+
+uint64_t StorageReadBytesFrom(const std::string& proc_io) {
+  for (absl::string_view line : absl::StrSplit(proc_io, '\n')) {
+    if (!absl::ConsumePrefix(&line, "read_bytes:")) continue;
+    uint64_t bytes = 0;
+    return absl::SimpleAtoi(absl::StripAsciiWhitespace(line), &bytes) ? bytes : 0;
+  }
+  return 0;
+}
+
+uint64_t StorageReadBytes() { return StorageReadBytesFrom(FileText("/proc/self/io")); }
 
 }  // namespace cpubrrr
