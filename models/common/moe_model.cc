@@ -129,6 +129,7 @@ MoeModel::MoeModel(GgufFile file, ModelConfig config, const ArchSpec& spec, Mode
   info_.repack_cache = prepared.repack_cache;
   info_.repack_cache_written = prepared.cache_written;
   info_.repack_cache_error = prepared.cache_error;
+  info_.not_repacked = prepared.not_repacked;
 
   info_.architecture = c_.architecture;
   info_.name = c_.name;

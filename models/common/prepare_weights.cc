@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "models/common/repack_cache.h"
 #include "models/common/repack_matrix.h"
 #include "runtime/gguf/page_in.h"
@@ -106,7 +107,18 @@ PreparedWeights PrepareWeights(const GgufFile& file, ModelWeights& w, WorkerPool
     }
     out.cache_error = std::string(written.status().message());
   }
-  out.repacked = RepackWeights(w, pool, AvailableMemoryBytes(), report(read_bytes, copy_bytes));
+  // A model larger than memory streams through the page cache. Copies in anonymous memory
+  // would pin a part of it and leave the cache too small for the rest, so every token would
+  // read even its attention and head from disk again; its file's layout it is, then.
+  const uint64_t available = AvailableMemoryBytes();
+  if (mapping != nullptr && mapping->bytes().size() + (uint64_t{1} << 30) > available) {
+    out.not_repacked = absl::StrFormat(
+        "the file (%.2f GiB) is larger than the available memory (%.2f GiB) less 1 GiB, so its "
+        "pages stay in the page cache rather than copies taking that memory",
+        mapping->bytes().size() / double(uint64_t{1} << 30), available / double(uint64_t{1} << 30));
+    return out;
+  }
+  out.repacked = RepackWeights(w, pool, available, report(read_bytes, copy_bytes));
   return out;
 }
 

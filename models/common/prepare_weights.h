@@ -18,6 +18,7 @@ struct PreparedWeights {
   std::string repack_cache;   // the cache file the copies are mapped from ("": none)
   bool cache_written = false;  // whether this load wrote it
   std::string cache_error;    // why copies were made in memory although a cache dir was given
+  std::string not_repacked;   // why no copies were made where they were asked for ("": made)
 };
 
 // Reads options.repack, repack_cache_dir, page_in and progress (the fraction of the load's
@@ -26,7 +27,8 @@ struct PreparedWeights {
 // of the file and of the layouts. Then pages in (when it fits in available memory with
 // 1 GiB to spare) the file, except the matrices the cache holds, and the cache. Without a
 // usable cache, writes one (if a directory is given) and otherwise, or if writing fails,
-// repacks in memory as many matrices as fit (RepackWeights).
+// repacks in memory as many matrices as fit (RepackWeights), unless the file itself does
+// not fit in available memory with 1 GiB to spare: then it makes no copies and says why.
 PreparedWeights PrepareWeights(const GgufFile& file, ModelWeights& w, WorkerPool& pool,
                                const ModelOptions& options);
 

@@ -25,6 +25,7 @@ struct ModelInfo {
   std::string repack_cache;      // the file the repacked bytes are mapped from ("": made in memory)
   bool repack_cache_written = false;  // whether this load wrote repack_cache
   std::string repack_cache_error;     // why the repacked bytes are in memory although a cache was asked for
+  std::string not_repacked;           // why the weights are used from the file although a repack was asked for
   std::string kernels;  // which kernel variant each weight type runs, and the CPU features behind the choice
 };
 

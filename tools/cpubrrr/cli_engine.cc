@@ -49,6 +49,10 @@ ModelOptions CliModelOptions(const CliOptions& options) {
 }
 
 void ReportRepack(const ModelInfo& info) {
+  if (!info.not_repacked.empty()) {
+    std::fprintf(stderr, "model: weights used in the file's layout: %s%s%s\n", info.not_repacked.c_str(),
+                 info.repack_cache_error.empty() ? "" : "; no repack cache: ", info.repack_cache_error.c_str());
+  }
   if (info.derived_bytes == 0) return;
   const std::string size = info.derived_bytes >= (uint64_t{1} << 30)
                                ? absl::StrFormat("%.2f GiB", info.derived_bytes / double(uint64_t{1} << 30))
