@@ -15,6 +15,10 @@ namespace {
 
 using Bytes = absl::Span<const uint8_t>;
 
+// The memory a load leaves available: paging in and copies in memory stop short of it.
+constexpr uint64_t kSpareBytes = uint64_t{1} << 30;
+constexpr double kGiB = double(uint64_t{1} << 30);
+
 // Returns the parts of `mapped` outside the file bytes of the matrices with a copy in
 // `cache`, then the cache's bytes.
 std::vector<Bytes> SpansToRead(Bytes mapped, std::vector<WeightMatrix*> matrices, const MappedFile* cache) {
@@ -78,7 +82,7 @@ PreparedWeights PrepareWeights(const GgufFile& file, ModelWeights& w, WorkerPool
   if (mapping != nullptr) spans = SpansToRead(mapping->bytes(), RepackableMatrices(w), out.repacked.cache.get());
   uint64_t read_bytes = 0, copy_bytes = 0;
   for (Bytes s : spans) read_bytes += s.size();
-  if (!options.page_in || read_bytes + (uint64_t{1} << 30) >= AvailableMemoryBytes()) read_bytes = 0;
+  if (!options.page_in || read_bytes + kSpareBytes >= AvailableMemoryBytes()) read_bytes = 0;
   if (copy) {
     for (const WeightMatrix* m : RepackableMatrices(w)) copy_bytes += m->bytes();
   }
@@ -109,13 +113,13 @@ PreparedWeights PrepareWeights(const GgufFile& file, ModelWeights& w, WorkerPool
   }
   // A model larger than memory streams through the page cache. Copies in anonymous memory
   // would pin a part of it and leave the cache too small for the rest, so every token would
-  // read even its attention and head from disk again; its file's layout it is, then.
+  // read even its attention and head from disk again. Such a model keeps its file's layout.
   const uint64_t available = AvailableMemoryBytes();
-  if (mapping != nullptr && mapping->bytes().size() + (uint64_t{1} << 30) > available) {
+  if (mapping != nullptr && mapping->bytes().size() + kSpareBytes > available) {
     out.not_repacked = absl::StrFormat(
         "the file (%.2f GiB) is larger than the available memory (%.2f GiB) less 1 GiB, so its "
         "pages stay in the page cache rather than copies taking that memory",
-        mapping->bytes().size() / double(uint64_t{1} << 30), available / double(uint64_t{1} << 30));
+        mapping->bytes().size() / kGiB, available / kGiB);
     return out;
   }
   out.repacked = RepackWeights(w, pool, available, report(read_bytes, copy_bytes));

@@ -1,6 +1,8 @@
 // Architecture names <-> ModelArch.
 #include "runtime/model/model_arch.h"
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "runtime/gguf/str_cat.h"
 
@@ -11,11 +13,13 @@ std::string_view ModelArchName(ModelArch arch) {
 }
 
 absl::StatusOr<ModelArch> ModelArchOfName(std::string_view name) {
-  for (ModelArch arch : {ModelArch::kGptOss, ModelArch::kQwen3Moe}) {
+  constexpr ModelArch kAll[] = {ModelArch::kGptOss, ModelArch::kQwen3Moe};
+  std::string supported;
+  for (ModelArch arch : kAll) {
     if (name == ModelArchName(arch)) return arch;
+    supported += Cat(supported.empty() ? "" : ", ", ModelArchName(arch));
   }
-  return absl::UnimplementedError(
-      Cat("architecture '", name, "' is not supported (supported: gpt-oss, qwen3moe)"));
+  return absl::UnimplementedError(Cat("architecture '", name, "' is not supported (supported: ", supported, ")"));
 }
 
 }  // namespace cpubrrr
