@@ -2,6 +2,7 @@
 #include "kernels/common/cpu_features.h"
 
 #include <cstdlib>
+#include <cstring>
 
 #include "hwy/targets.h"
 
@@ -82,6 +83,20 @@ CpuFeatures Detect() {
 CpuFeatures DetectCpuFeatures() {
   static const CpuFeatures features = Detect();
   return features;
+}
+
+std::string CpuVendor() {
+#if defined(__x86_64__)
+  uint32_t a, b, c, d;
+  if (!__get_cpuid(0, &a, &b, &c, &d)) return "";
+  char vendor[12];
+  std::memcpy(vendor, &b, 4);
+  std::memcpy(vendor + 4, &d, 4);
+  std::memcpy(vendor + 8, &c, 4);
+  return std::string(vendor, sizeof(vendor));
+#else
+  return "";
+#endif
 }
 
 std::string CpuFeatureNames(CpuFeatures features) {

@@ -31,6 +31,10 @@ inline bool HasFeatures(CpuFeatures have, CpuFeatures required) {
   return (have & required) == required;
 }
 
+// Returns the CPU's vendor string from CPUID leaf 0 ("GenuineIntel", "AuthenticAMD"), or
+// an empty string on other architectures.
+std::string CpuVendor();
+
 // Returns the feature names separated by spaces, for logs and benchmark labels.
 std::string CpuFeatureNames(CpuFeatures features);
 

@@ -3,6 +3,7 @@
 // same tile, of more on the lane tile (mxfp4_gemm_avx512.cc).
 #include <immintrin.h>
 
+#include "kernels/common/few_tokens.h"
 #include "kernels/tiles/pair_tile_avx512-inl.h"
 #include "kernels/mxfp4/code_plus128.h"
 #include "kernels/mxfp4/e8m0_table.h"
@@ -46,8 +47,8 @@ void Mxfp4GemvAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
 void Mxfp4GemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      const BlockQ8_0* x, size_t x_stride, size_t n_tokens,
                      size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens < kMxfp4Avx512LaneTileFrom) {
-    pair_tile::FewTokens<Mxfp4Pairs, kMxfp4Avx512LaneTileFrom - 1>(w, row_stride, rows, x, x_stride,
+  if (n_tokens < Avx512LaneTileFrom()) {
+    pair_tile::FewTokens<Mxfp4Pairs, kAvx512FewTokensMax>(w, row_stride, rows, x, x_stride,
                                                                    n_tokens, n_blocks, y, y_stride);
   } else {
     Mxfp4LaneGemmAvx512(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);

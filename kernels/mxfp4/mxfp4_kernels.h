@@ -37,9 +37,6 @@ struct Mxfp4Kernels {
   size_t oracle_gemm_from;
 };
 
-// The AVX-512 gemm runs the gemv's pair tile below this many tokens (a few tokens routed to
-// one expert: each weight pair decoded once for all of them), the lane tile from it on.
-inline constexpr size_t kMxfp4Avx512LaneTileFrom = 4;
 
 // The AVX2 gemm runs the gemv's row tile below this many tokens, the AVX2 lane tile from
 // it on.

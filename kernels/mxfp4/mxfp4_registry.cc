@@ -1,18 +1,19 @@
 // The MXFP4 x Q8_0 variant list in priority order, and the pick for this CPU.
+#include "kernels/common/few_tokens.h"
 #include "kernels/common/cpu_features.h"
 #include "kernels/mxfp4/mxfp4.h"
 
 namespace cpubrrr {
 namespace {
 
-constexpr Mxfp4Kernels kVariants[] = {
+const Mxfp4Kernels kVariants[] = {
 #if defined(__aarch64__)
     // ZA-tile gemm; its gemv is the gemm on one token.
     {"sme", kCpuNeon | kCpuNeonDot | kCpuSme, Mxfp4GemvSme, Mxfp4GemmSme, kGemmIsGemv},
     {"neon_dot", kCpuNeon | kCpuNeonDot, Mxfp4GemvNeon, Mxfp4GemmNeon, kGemmIsGemv},
 #endif
 #if defined(__x86_64__)
-    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Mxfp4GemvAvx512, Mxfp4GemmAvx512, kMxfp4Avx512LaneTileFrom},
+    {"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Mxfp4GemvAvx512, Mxfp4GemmAvx512, Avx512LaneTileFrom()},
     {"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Mxfp4GemvAvxVnni, Mxfp4GemmAvxVnni, kMxfp4Avx2LaneTileFrom},
     {"avx2", kCpuAvx2, Mxfp4GemvAvx2, Mxfp4GemmAvx2, kMxfp4Avx2LaneTileFrom},
 #endif

@@ -44,7 +44,7 @@ void Mxfp4RepackedGemvAvx512(const uint8_t* packed, const Mxfp4RepackedShape& sh
 
 // The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
 // result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t),
-// with Mxfp4GemmAvx512's bits: the gemv's per token below kMxfp4Avx512LaneTileFrom
+// with Mxfp4GemmAvx512's bits: the gemv's per token below Avx512LaneTileFrom()
 // tokens, from there on the lane tile's (the oracle's), which
 // Mxfp4RepackedLaneGemmAvx512 (:mxfp4_repacked_gemm_avx512) computes.
 void Mxfp4RepackedGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "kernels/common/few_tokens.h"
 #include "kernels/tiles/pair_tile_avx512-inl.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/mxfp4/code_plus128.h"
@@ -156,13 +157,13 @@ void Mxfp4RepackedGemvAvx512(const uint8_t* packed, const Mxfp4RepackedShape& sh
 void Mxfp4RepackedGemmAvx512(const uint8_t* packed, const Mxfp4RepackedShape& shape,
                              size_t group_begin, size_t n_groups, const BlockQ8_0* x,
                              size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
-  if (n_tokens >= kMxfp4Avx512LaneTileFrom) {
+  if (n_tokens >= Avx512LaneTileFrom()) {
     Mxfp4RepackedLaneGemmAvx512(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
     return;
   }
   const PackedPair* xp =
       pair_tile::Pack<pair_tile::LaneOrder::kHalves>(x, x_stride, n_tokens, shape.n_blocks, shape.Units());
-  Groups<kMxfp4Avx512LaneTileFrom - 1>(packed, shape, group_begin, n_groups, xp, n_tokens, y, y_stride);
+  Groups<kAvx512FewTokensMax>(packed, shape, group_begin, n_groups, xp, n_tokens, y, y_stride);
 }
 
 }  // namespace cpubrrr

@@ -1,6 +1,7 @@
 // AVX-512 VNNI Q4_K x Q8_K gemv on the GGUF layout, 8-row tiles of q4_k_gemv_tile_avx512-inl.h
-// (ggml's float order), and the gemm: below kQ4KAvx512LaneTileFrom tokens the same tile on
+// (ggml's float order), and the gemm: below Avx512LaneTileFrom() tokens the same tile on
 // a few tokens at once, from it on the lane tile of q4_k_gemm_avx512.cc (the oracle's order).
+#include "kernels/common/few_tokens.h"
 #include "kernels/q4_k/q4_k_avx512.h"
 
 #include <immintrin.h>
@@ -88,12 +89,12 @@ constexpr GemvRowsFn kGemvTiles[8] = {
 
 void Q4KGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kQ4KAvx512LaneTileFrom) {
+  if (n_tokens >= Avx512LaneTileFrom()) {
     Q4KLaneGemmAvx512(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
     return;
   }
   const GemvX* xp = PackGemvX(x, x_stride, n_tokens, n_blocks);
-  WithCount<kQ4KAvx512LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
+  WithCount<kAvx512FewTokensMax>(n_tokens, [&](auto tokens) {
     for (size_t r = 0; r < rows; r += 4) {
       WithCount<4>(std::min<size_t>(4, rows - r), [&](auto tile_rows) {
         constexpr int R = decltype(tile_rows)::value;

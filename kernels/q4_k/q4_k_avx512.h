@@ -16,12 +16,12 @@ void Q4KGemvAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const Bloc
                    size_t n_blocks, float* y);
 
 // Q4KGemmFn: y[t * y_stride + r] = dot(row r, x + t * x_stride): below
-// kQ4KAvx512LaneTileFrom tokens Q4KGemvAvx512's bits per token, from it on the oracle's.
+// Avx512LaneTileFrom() tokens Q4KGemvAvx512's bits per token, from it on the oracle's.
 // Precondition: the CPU has AVX-512 F/BW/VL/VNNI.
 void Q4KGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
 
-// The K-quant lane tile that Q4KGemmAvx512 runs from kQ4KAvx512LaneTileFrom tokens on
+// The K-quant lane tile that Q4KGemmAvx512 runs from Avx512LaneTileFrom() tokens on
 // (q4_k_gemm_avx512.cc), the oracle's bits for any token count.
 void Q4KLaneGemmAvx512(const BlockQ4K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                        size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,

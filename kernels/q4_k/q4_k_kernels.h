@@ -39,10 +39,6 @@ struct Q4KKernels {
   size_t oracle_gemm_from;
 };
 
-// The AVX-512 gemm runs the gemv's tile below this many tokens (a few tokens routed to one
-// expert: each row's quants loaded and split into nibbles once for all of them), the
-// K-quant lane tile from it on.
-inline constexpr size_t kQ4KAvx512LaneTileFrom = 4;
 
 }  // namespace cpubrrr
 

@@ -1,6 +1,7 @@
 // The Q4_K kernel variants in priority order and the CPU-feature based choice.
 #include <array>
 
+#include "kernels/common/few_tokens.h"
 #include "kernels/common/cpu_features.h"
 #include "kernels/q4_k/q4_k.h"
 #include "kernels/q4_k/q4_k_hwy.h"
@@ -16,10 +17,10 @@
 namespace cpubrrr {
 namespace {
 
-constexpr std::array kVariants = {
+const std::array kVariants = {
 #if defined(__x86_64__)
     Q4KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q4KGemvAvx512, Q4KGemmAvx512, true,
-               kQ4KAvx512LaneTileFrom},
+               Avx512LaneTileFrom()},
     Q4KKernels{"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q4KGemvAvxVnni, Q4KGemmAvxVnni, false, 1},
     Q4KKernels{"avx2", kCpuAvx2, Q4KGemvAvx2, Q4KGemmAvx2, false, 1},
 #elif defined(__aarch64__)

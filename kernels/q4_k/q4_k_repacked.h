@@ -45,13 +45,13 @@ void Q4KRepackedGemvAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
 
 // The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
 // result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t),
-// bit for bit Q4KGemmAvx512's results (the gemv's per token below kQ4KAvx512LaneTileFrom
+// bit for bit Q4KGemmAvx512's results (the gemv's per token below Avx512LaneTileFrom()
 // tokens, the oracle's from it on).
 void Q4KRepackedGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
-// The K-quant lane tile that Q4KRepackedGemmAvx512 runs from kQ4KAvx512LaneTileFrom tokens
+// The K-quant lane tile that Q4KRepackedGemmAvx512 runs from Avx512LaneTileFrom() tokens
 // on (:q4_k_repacked_avx512, q4_k_repacked_gemm_avx512.cc), the oracle's bits for any count.
 void Q4KRepackedLaneGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                                size_t group_begin, size_t n_groups, const BlockQ8K* x,

@@ -1,10 +1,11 @@
 // AVX-512 VNNI Q4_K x Q8_K gemv on the repacked layout (kernels/q4_k/q4_k_repacked.h): the
 // GGUF gemv's tile (q4_k_gemv_tile_avx512-inl.h) on one group of four rows at a time, so
 // one stream instead of eight and the four headers in one load; the same bits. And the
-// gemm: below kQ4KAvx512LaneTileFrom tokens the tile on a few tokens at once, from it on
+// gemm: below Avx512LaneTileFrom() tokens the tile on a few tokens at once, from it on
 // the lane tile of q4_k_repacked_gemm_avx512.cc.
 #include <immintrin.h>
 
+#include "kernels/common/few_tokens.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/q4_k/q4_k_gemv_tile_avx512-inl.h"
 #include "kernels/q4_k/q4_k_kernels.h"
@@ -83,7 +84,7 @@ void Q4KRepackedGemvAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
 void Q4KRepackedGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
-  if (n_tokens >= kQ4KAvx512LaneTileFrom) {
+  if (n_tokens >= Avx512LaneTileFrom()) {
     Q4KRepackedLaneGemmAvx512(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
     return;
   }
@@ -94,7 +95,7 @@ void Q4KRepackedGemmAvx512(const uint8_t* packed, const Q4KRepackedShape& shape,
   PrefetchFirstLines(packed + group_begin * group_bytes, end, kPrefetchBytes);
   const size_t n_blocks = shape.n_blocks;
   const GemvX* xp = q4_k_gemv::PackGemvX(x, x_stride, n_tokens, n_blocks);
-  WithCount<kQ4KAvx512LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
+  WithCount<kAvx512FewTokensMax>(n_tokens, [&](auto tokens) {
     ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
       WithCount<kRepackedRows>(valid_rows, [&](auto group_rows) {
         FewTokensTile<decltype(group_rows)::value, decltype(tokens)::value>(

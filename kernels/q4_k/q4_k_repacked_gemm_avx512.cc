@@ -1,4 +1,4 @@
-// AVX-512 VNNI Q4_K x Q8_K gemm of kQ4KAvx512LaneTileFrom tokens or more on the repacked
+// AVX-512 VNNI Q4_K x Q8_K gemm of Avx512LaneTileFrom() tokens or more on the repacked
 // layout (kernels/q4_k/q4_k_repacked.h): the repacked K-quant lane tile (kernels/kquant/repacked_lane_tile_kquant_avx512-inl.h) with
 // the GGUF gemm's decode pointed at the repacked rows, so results are the oracle's bit for
 // bit.

@@ -1,6 +1,7 @@
 // AVX-512 VNNI Q6_K x Q8_K gemv (vpdpbusd on unsigned 6-bit quants) in ggml's float order,
-// and the gemm: the gemv per token below kQ6KAvx512LaneTileFrom tokens, from it on the lane
+// and the gemm: the gemv per token below Avx512LaneTileFrom() tokens, from it on the lane
 // tile of q6_k_gemm_avx512.cc (the oracle's order).
+#include "kernels/common/few_tokens.h"
 #include "kernels/q6_k/q6_k_avx512.h"
 
 #include <immintrin.h>
@@ -176,7 +177,7 @@ void Q6KGemvAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const Bloc
 
 void Q6KGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride) {
-  if (n_tokens >= kQ6KAvx512LaneTileFrom) {
+  if (n_tokens >= Avx512LaneTileFrom()) {
     Q6KLaneGemmAvx512(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
     return;
   }

@@ -16,14 +16,14 @@ void Q6KGemvAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const Bloc
                    size_t n_blocks, float* y);
 
 // Q6KGemmFn: y[t * y_stride + r] = dot(row r, x + t * x_stride): below
-// kQ6KAvx512LaneTileFrom tokens Q6KGemvAvx512 per token (this layout runs only when
+// Avx512LaneTileFrom() tokens Q6KGemvAvx512 per token (this layout runs only when
 // repacking is off, so it has no few-token tile of its own; the repacked gemm gives the
 // same bits faster), from it on the oracle's bits.
 // Precondition: the CPU has AVX-512 F/BW/VL/VNNI.
 void Q6KGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                    size_t x_stride, size_t n_tokens, size_t n_blocks, float* y, size_t y_stride);
 
-// The K-quant lane tile that Q6KGemmAvx512 runs from kQ6KAvx512LaneTileFrom tokens on
+// The K-quant lane tile that Q6KGemmAvx512 runs from Avx512LaneTileFrom() tokens on
 // (q6_k_gemm_avx512.cc), the oracle's bits for any token count.
 void Q6KLaneGemmAvx512(const BlockQ6K* w, size_t row_stride, size_t rows, const BlockQ8K* x,
                        size_t x_stride, size_t n_tokens, size_t n_blocks, float* y,

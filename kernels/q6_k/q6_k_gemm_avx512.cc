@@ -1,4 +1,4 @@
-// AVX-512 VNNI Q6_K x Q8_K gemm of kQ6KAvx512LaneTileFrom tokens or more on the K-quant lane
+// AVX-512 VNNI Q6_K x Q8_K gemm of Avx512LaneTileFrom() tokens or more on the K-quant lane
 // tile (kernels/kquant/lane_tile_kquant_avx512-inl.h): bit for bit the oracle's results.
 #include <immintrin.h>
 

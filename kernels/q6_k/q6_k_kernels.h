@@ -39,10 +39,6 @@ struct Q6KKernels {
   size_t oracle_gemm_from;
 };
 
-// The AVX-512 gemm runs the gemv's code below this many tokens (a few tokens routed to one
-// expert: on the repacked layout each row decoded once for all of them), the K-quant lane
-// tile from it on.
-inline constexpr size_t kQ6KAvx512LaneTileFrom = 4;
 
 }  // namespace cpubrrr
 

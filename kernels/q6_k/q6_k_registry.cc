@@ -1,6 +1,7 @@
 // The Q6_K kernel variants in priority order and the CPU-feature based choice.
 #include <array>
 
+#include "kernels/common/few_tokens.h"
 #include "kernels/common/cpu_features.h"
 #include "kernels/q6_k/q6_k.h"
 #include "kernels/q6_k/q6_k_hwy.h"
@@ -16,10 +17,10 @@
 namespace cpubrrr {
 namespace {
 
-constexpr std::array kVariants = {
+const std::array kVariants = {
 #if defined(__x86_64__)
     Q6KKernels{"avx512_vnni", kCpuAvx512 | kCpuAvx512Vnni, Q6KGemvAvx512, Q6KGemmAvx512, true,
-               kQ6KAvx512LaneTileFrom},
+               Avx512LaneTileFrom()},
     Q6KKernels{"avx_vnni", kCpuAvx2 | kCpuAvxVnni, Q6KGemvAvxVnni, Q6KGemmAvxVnni, false, 1},
     Q6KKernels{"avx2", kCpuAvx2, Q6KGemvAvx2, Q6KGemmAvx2, false, 1},
 #elif defined(__aarch64__)

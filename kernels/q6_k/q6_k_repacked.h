@@ -48,13 +48,13 @@ void Q6KRepackedGemvAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
 
 // The gemm of those groups' rows (x_stride blocks between tokens, y_stride floats between
 // result rows): y[t * y_stride + r - kRepackedRows * group_begin] = dot(row r, token t),
-// bit for bit Q6KGemmAvx512's results (the gemv's per token below kQ6KAvx512LaneTileFrom
+// bit for bit Q6KGemmAvx512's results (the gemv's per token below Avx512LaneTileFrom()
 // tokens, the oracle's from it on).
 void Q6KRepackedGemmAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride);
 
-// The K-quant lane tile that Q6KRepackedGemmAvx512 runs from kQ6KAvx512LaneTileFrom tokens
+// The K-quant lane tile that Q6KRepackedGemmAvx512 runs from Avx512LaneTileFrom() tokens
 // on (q6_k_repacked_gemm_avx512.cc), the oracle's bits for any count.
 void Q6KRepackedLaneGemmAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                                size_t group_begin, size_t n_groups, const BlockQ8K* x,

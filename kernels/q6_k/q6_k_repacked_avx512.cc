@@ -1,10 +1,11 @@
 // AVX-512 VNNI Q6_K x Q8_K gemv on the repacked layout (kernels/q6_k/q6_k_repacked.h): four
 // rows per stream, each row's superblock decoded from three 64-byte loads (three masks and
 // one gather of the top bits), in ggml's x86 float order as the GGUF-layout gemv. And the
-// gemm: below kQ6KAvx512LaneTileFrom tokens the same code with each row decoded once for
+// gemm: below Avx512LaneTileFrom() tokens the same code with each row decoded once for
 // all of them, from it on the lane tile of q6_k_repacked_gemm_avx512.cc.
 #include <immintrin.h>
 
+#include "kernels/common/few_tokens.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
 #include "kernels/kquant/ggml_x86_order.h"
@@ -128,7 +129,7 @@ void Group(const uint8_t* group, const uint8_t* last_line, size_t n_blocks, cons
 }
 
 // Group<T> over the groups [group_begin, group_begin + n_groups) for T = n_tokens (1 to
-// kQ6KAvx512LaneTileFrom - 1).
+// kAvx512FewTokensMax).
 void Groups(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_begin,
             size_t n_groups, const BlockQ8K* x, size_t x_stride, size_t n_tokens, float* y,
             size_t y_stride) {
@@ -137,7 +138,7 @@ void Groups(const uint8_t* packed, const Q6KRepackedShape& shape, size_t group_b
   if (group_end <= group_begin) return;
   const uint8_t* end = packed + group_end * group_bytes;
   PrefetchFirstLines(packed + group_begin * group_bytes, end, kPrefetchBytes);
-  WithCount<kQ6KAvx512LaneTileFrom - 1>(n_tokens, [&](auto tokens) {
+  WithCount<kAvx512FewTokensMax>(n_tokens, [&](auto tokens) {
     ForEachGroup(shape, group_begin, n_groups, [&](size_t g, size_t valid_rows) {
       Group<decltype(tokens)::value>(packed + g * group_bytes, end - 64, shape.n_blocks, x,
                                      x_stride, y + (g - group_begin) * kRepackedRows, y_stride,
@@ -156,7 +157,7 @@ void Q6KRepackedGemvAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
 void Q6KRepackedGemmAvx512(const uint8_t* packed, const Q6KRepackedShape& shape,
                            size_t group_begin, size_t n_groups, const BlockQ8K* x,
                            size_t x_stride, size_t n_tokens, float* y, size_t y_stride) {
-  if (n_tokens >= kQ6KAvx512LaneTileFrom) {
+  if (n_tokens >= Avx512LaneTileFrom()) {
     Q6KRepackedLaneGemmAvx512(packed, shape, group_begin, n_groups, x, x_stride, n_tokens, y, y_stride);
     return;
   }

@@ -1,4 +1,4 @@
-// AVX-512 VNNI Q6_K x Q8_K gemm of kQ6KAvx512LaneTileFrom tokens or more on the repacked layout (kernels/q6_k/q6_k_repacked.h): the
+// AVX-512 VNNI Q6_K x Q8_K gemm of Avx512LaneTileFrom() tokens or more on the repacked layout (kernels/q6_k/q6_k_repacked.h): the
 // repacked K-quant lane tile (kernels/kquant/repacked_lane_tile_kquant_avx512-inl.h) with a
 // decoder of the A, B, C vectors, so results are the oracle's bit for bit.
 #include <immintrin.h>

@@ -185,7 +185,7 @@ class KQuantVariantTest : public ::testing::TestWithParam<typename Format::Kerne
     std::mt19937 rng(kSeed);
     for (size_t n_blocks : {1, 3}) {
       for (size_t rows : {15, 16, 17, 31, 32, 33}) {
-        for (size_t n_tokens : {1, 2, 3, 5, 6, 7, 13}) {
+        for (size_t n_tokens : {1, 2, 3, 4, 5, 6, 7, 13}) {
           const size_t row_stride = n_blocks + 1, x_stride = n_blocks + 2, y_stride = rows + 5;
           const auto w = Format::RandomWeights(rows * row_stride, rng);
           const auto x = RandomActivations(n_tokens, x_stride, n_blocks, rng);

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "kernels/common/cpu_features.h"
+#include "kernels/common/few_tokens.h"
 #include "models/common/linear.h"
 #include "quant/ggml_type.h"
 
@@ -28,7 +29,11 @@ std::string KernelReport(const ModelWeights& w) {
   }
   add(w.output);
   std::vector<std::string> parts;
+  bool few_token_tiles = false;  // an AVX-512 gemm of MXFP4, Q4_K or Q6_K runs
   for (const auto& [key, n] : bytes) {
+    const auto type = static_cast<GgmlType>(key.first);
+    few_token_tiles |= key.second.rfind("avx512", 0) == 0 &&
+                       (type == GgmlType::kMXFP4 || type == GgmlType::kQ4_K || type == GgmlType::kQ6_K);
     const std::string size = n >= (uint64_t{1} << 30)   ? absl::StrFormat("%.2f GiB", n / double(uint64_t{1} << 30))
                              : n >= (uint64_t{1} << 20) ? absl::StrFormat("%.1f MiB", n / double(uint64_t{1} << 20))
                              : n >= 1024                ? absl::StrFormat("%.0f KiB", n / 1024.0)
@@ -37,7 +42,12 @@ std::string KernelReport(const ModelWeights& w) {
   }
   std::string cpu = CpuFeatureNames(DetectCpuFeatures());
   if (const char* mask = std::getenv("CPUBRRR_CPU_MASK")) cpu += absl::StrFormat(" (CPUBRRR_CPU_MASK=%s)", mask);
-  return absl::StrCat(absl::StrJoin(parts, ", "), "; CPU: ", cpu.empty() ? "no SIMD features" : cpu);
+  const std::string lane_tile =
+      few_token_tiles ? absl::StrFormat("; gemm lane tile from %u tokens (%s)", Avx512LaneTileFrom(),
+                                        Avx512LaneTileChoice().why)
+                      : "";
+  return absl::StrCat(absl::StrJoin(parts, ", "), "; CPU: ", cpu.empty() ? "no SIMD features" : cpu,
+                      lane_tile);
 }
 
 }  // namespace cpubrrr

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/common/few_tokens.h"
 #include "kernels/mxfp4/mxfp4.h"
 #include "kernels/mxfp4/mxfp4_repacked.h"
 #include "kernels/q8_0/q8_0.h"
@@ -38,6 +39,12 @@ TEST(KernelReport, NamesEachTypesVariantBytesAndTheCpu) {
   EXPECT_NE(report.find("mxfp4 " + mxfp4 + " 1.1 MiB"), std::string::npos) << report;
   EXPECT_NE(report.find("; CPU: "), std::string::npos) << report;
   EXPECT_EQ(report.find("f32"), std::string::npos) << "matrices without data are left out: " << report;
+  // The lane tile's switch point is named exactly when an AVX-512 MXFP4 gemm runs.
+  const bool avx512 = mxfp4.rfind("avx512", 0) == 0;
+  EXPECT_EQ(report.find("; gemm lane tile from " + std::to_string(Avx512LaneTileFrom()) + " tokens (" +
+                        Avx512LaneTileChoice().why + ")") != std::string::npos,
+            avx512)
+      << report;
 }
 
 // A repacked Q8_0 matrix runs its gemv on the file's rows and its gemm on the copy; the
