@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "kernels/common/few_tokens.h"
 #include "kernels/tiles/pair_tile_avx512-inl.h"
+#include "kernels/common/few_tokens.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/mxfp4/code_plus128.h"
 #include "kernels/mxfp4/e8m0_table.h"

@@ -1,13 +1,13 @@
 // AVX-512 VNNI Q4_K x Q8_K gemv on the GGUF layout, 8-row tiles of q4_k_gemv_tile_avx512-inl.h
 // (ggml's float order), and the gemm: below Avx512LaneTileFrom() tokens the same tile on
 // a few tokens at once, from it on the lane tile of q4_k_gemm_avx512.cc (the oracle's order).
-#include "kernels/common/few_tokens.h"
 #include "kernels/q4_k/q4_k_avx512.h"
 
 #include <immintrin.h>
 
 #include <algorithm>
 
+#include "kernels/common/few_tokens.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/gemv_tiles.h"
 #include "kernels/q4_k/q4_k_gemv_tile_avx512-inl.h"

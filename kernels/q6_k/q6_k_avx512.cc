@@ -1,11 +1,11 @@
 // AVX-512 VNNI Q6_K x Q8_K gemv (vpdpbusd on unsigned 6-bit quants) in ggml's float order,
 // and the gemm: the gemv per token below Avx512LaneTileFrom() tokens, from it on the lane
 // tile of q6_k_gemm_avx512.cc (the oracle's order).
-#include "kernels/common/few_tokens.h"
 #include "kernels/q6_k/q6_k_avx512.h"
 
 #include <immintrin.h>
 
+#include "kernels/common/few_tokens.h"
 #include "kernels/common/prefetch.h"
 #include "kernels/kquant/avx512_lane_sums.h"
 #include "kernels/kquant/gemv_tiles.h"
