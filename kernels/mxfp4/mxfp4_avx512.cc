@@ -49,7 +49,7 @@ void Mxfp4GemmAvx512(const BlockMxfp4* w, size_t row_stride, size_t rows,
                      size_t n_blocks, float* y, size_t y_stride) {
   if (n_tokens < Avx512LaneTileFrom()) {
     pair_tile::FewTokens<Mxfp4Pairs, kAvx512FewTokensMax>(w, row_stride, rows, x, x_stride,
-                                                                   n_tokens, n_blocks, y, y_stride);
+                                                          n_tokens, n_blocks, y, y_stride);
   } else {
     Mxfp4LaneGemmAvx512(w, row_stride, rows, x, x_stride, n_tokens, n_blocks, y, y_stride);
   }

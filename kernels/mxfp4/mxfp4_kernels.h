@@ -37,7 +37,6 @@ struct Mxfp4Kernels {
   size_t oracle_gemm_from;
 };
 
-
 // The AVX2 gemm runs the gemv's row tile below this many tokens, the AVX2 lane tile from
 // it on.
 inline constexpr size_t kMxfp4Avx2LaneTileFrom = 4;

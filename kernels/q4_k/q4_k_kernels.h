@@ -39,7 +39,6 @@ struct Q4KKernels {
   size_t oracle_gemm_from;
 };
 
-
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_KERNELS_Q4_K_Q4_K_KERNELS_H_

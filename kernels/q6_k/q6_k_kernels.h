@@ -39,7 +39,6 @@ struct Q6KKernels {
   size_t oracle_gemm_from;
 };
 
-
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_KERNELS_Q6_K_Q6_K_KERNELS_H_
