@@ -31,7 +31,9 @@ void AxpyRowsF16Ref(const float* w, const uint16_t* v, size_t v_stride, size_t n
 // multiply-add in the reference's order over j. DotRows (f32 keys) computes each dot in
 // the float steps of ggml_vec_dot_f32 on x86 AVX-512 (llama.cpp's f32 matmuls for one
 // token: the attention q.k and the f32 router), then one multiply by scale, so its bits
-// match llama.cpp's on CPUs with FMA; DotRowsF16 accumulates in float vector lanes.
+// match llama.cpp's on CPUs with FMA; DotRowsF16 accumulates each key in one float vector
+// (a fused step per vector of dim) and, on fixed-width targets whose lane count divides
+// dim, sums the lanes of a vector's worth of keys together (a fixed tree per key).
 void DotRows(const float* q, const float* k, size_t k_stride, size_t n_rows,
              size_t dim, float scale, float* out);
 void DotRowsF16(const float* q, const uint16_t* k, size_t k_stride, size_t n_rows,

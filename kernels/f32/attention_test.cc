@@ -43,7 +43,8 @@ Cache RandomCache(size_t n_rows, size_t stride, std::mt19937& rng) {
 // float precision, the Highway float sum runs in 4 accumulators of L lanes (L = 1 on
 // the SCALAR target, the worst case): at most dim / 4 fused steps per lane, 3 to
 // combine, log2(16) to reduce and up to 15 tail steps: gamma_{dim/4 + 22} of
-// sum |q_i k_i|, scaled; plus 2 u for the scale.
+// sum |q_i k_i|, scaled; plus 2 u for the scale. DotRowsF16's batched sums (L >= 4
+// lanes) take dim / L steps per lane and log2(L) to reduce, inside the same bound.
 double DotBound(const float* q, const float* row, size_t dim, float scale, float ref) {
   double mag = 0;
   for (size_t i = 0; i < dim; ++i) mag += std::fabs(q[i] * row[i]);
@@ -109,7 +110,7 @@ TEST(AxpyRows, MatchesReferenceForF32AndF16Values) {
 }
 
 // The grouped fp16 functions equal the single-query ones bit for bit, around the
-// conversion chunk (32 rows) and the vector width.
+// conversion chunk (32 rows), the vector width and the batch of keys summed together.
 TEST(AttentionGroup, EqualsOneQueryAtATimeBitForBit) {
   std::mt19937 rng(kF32Seed + 3);
   for (size_t dim : {1, 15, 16, 17, 64, 65, 128, 256}) {
@@ -140,6 +141,23 @@ TEST(AttentionGroup, EqualsOneQueryAtATimeBitForBit) {
         });
       }
     }
+  }
+}
+
+// A key's f16 score has the same bits whichever keys share its batch: the rows from 1 on,
+// scored alone, equal the same rows scored after row 0.
+TEST(DotRowsF16, KeyScoreIndependentOfItsNeighbours) {
+  std::mt19937 rng(kF32Seed + 4);
+  for (size_t dim : {16, 64, 128}) {
+    const size_t n_rows = 70, stride = dim + 3;
+    const Cache c = RandomCache(n_rows, stride, rng);
+    const std::vector<float> q = testing::RandomNormal(dim, 1.0f, rng);
+    testing::ForEachHwyTarget([&] {
+      std::vector<float> all(n_rows), shifted(n_rows - 1);
+      DotRowsF16(q.data(), c.f16.data(), stride, n_rows, dim, 0.125f, all.data());
+      DotRowsF16(q.data(), c.f16.data() + stride, stride, n_rows - 1, dim, 0.125f, shifted.data());
+      ASSERT_EQ(0, std::memcmp(all.data() + 1, shifted.data(), shifted.size() * 4)) << "dim " << dim;
+    });
   }
 }
 

@@ -1,9 +1,12 @@
 // Google Benchmark of the float helper ops, reference and Highway, at gpt-oss / Qwen3 sizes.
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "kernels/common/huge_pages.h"
 #include "kernels/f32/attention.h"
 #include "kernels/f32/rmsnorm.h"
 #include "kernels/f32/rope.h"
@@ -183,6 +186,50 @@ BENCHMARK_CAPTURE(BM_AxpyF32, ref, AxpyRowsRef);
 BENCHMARK_CAPTURE(BM_AxpyF32, hwy, AxpyRows);
 BENCHMARK_CAPTURE(BM_AxpyF16, ref, AxpyRowsF16Ref);
 BENCHMARK_CAPTURE(BM_AxpyF16, hwy, AxpyRowsF16);
+
+// The decode attention of one KV head at 4096 cached positions: its 8 query heads
+// against the f16 cache (keys, then values), head_dim 64 (gpt-oss) or 128 (Qwen3), rows a
+// KV row apart in huge pages, as in the cache. Hot: the same head's slice every call (in
+// L2); cold: the next of 32 caches (128 MiB) each call, read from memory as at depth.
+constexpr size_t kGroupQueries = 8, kKvRow = 4 * 128, kCacheElems = kPos * kKvRow;
+size_t CacheCopies(bool cold) { return cold ? 32 : 1; }
+std::unique_ptr<uint16_t[], HugePagesFree> F16Caches(size_t copies) {
+  const std::vector<float> f = Normal(kCacheElems, 1);
+  auto h = AllocateHugeArray<uint16_t>(copies * kCacheElems);
+  for (size_t i = 0; i < kCacheElems; ++i) h[i] = Fp32ToFp16(f[i]);
+  for (size_t c = 1; c < copies; ++c) std::copy(h.get(), h.get() + kCacheElems, h.get() + c * kCacheElems);
+  return h;
+}
+void BM_DotF16Group(benchmark::State& state) {
+  const size_t hd = state.range(0), copies = CacheCopies(state.range(1) != 0);
+  const std::vector<float> q = Normal(kGroupQueries * hd, 1);
+  const auto k = F16Caches(copies);
+  std::vector<float> out(kGroupQueries * kPos);
+  size_t c = 0;
+  for (auto _ : state) {
+    DotRowsF16Group(q.data(), hd, kGroupQueries, k.get() + c * kCacheElems, kKvRow, kPos, hd, 0.125f,
+                    out.data(), kPos);
+    benchmark::DoNotOptimize(out.data());
+    c = (c + 1) % copies;
+  }
+  SetBytes(state, 2.0 * kPos * hd);
+}
+BENCHMARK(BM_DotF16Group)->ArgNames({"hd", "cold"})->ArgsProduct({{64, 128}, {0, 1}});
+void BM_AxpyF16Group(benchmark::State& state) {
+  const size_t hd = state.range(0), copies = CacheCopies(state.range(1) != 0);
+  const std::vector<float> w = Normal(kGroupQueries * kPos, 0.01f);
+  const auto v = F16Caches(copies);
+  std::vector<float> out(kGroupQueries * hd);
+  size_t c = 0;
+  for (auto _ : state) {
+    AxpyRowsF16Group(w.data(), kPos, kGroupQueries, v.get() + c * kCacheElems, kKvRow, kPos, hd,
+                     out.data(), hd);
+    benchmark::DoNotOptimize(out.data());
+    c = (c + 1) % copies;
+  }
+  SetBytes(state, 2.0 * kPos * hd);
+}
+BENCHMARK(BM_AxpyF16Group)->ArgNames({"hd", "cold"})->ArgsProduct({{64, 128}, {0, 1}});
 
 using ScaleAddFn = void (*)(float*, float, const float*, size_t);
 void BM_ScaleAdd(benchmark::State& state, ScaleAddFn fn) {
