@@ -5,6 +5,7 @@
 #include <new>
 
 #include "absl/status/status.h"
+#include "kernels/common/huge_pages.h"
 #include "quant/fp16.h"
 #include "runtime/gguf/str_cat.h"
 
@@ -13,7 +14,23 @@ namespace {
 
 size_t ElementBytes(KvCacheType type) { return type == KvCacheType::kF32 ? 4 : 2; }
 
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+
+// Returns `bytes` untouched, in 2 MiB pages from one page's worth on, or null.
+KvBuffer AllocateLayer(size_t bytes) {
+  if (bytes < kHugePageBytes) return KvBuffer(new (std::nothrow) uint8_t[bytes], KvBufferFree{false});
+  return KvBuffer(static_cast<uint8_t*>(TryAllocateHugePages(bytes).release()), KvBufferFree{true});
+}
+
 }  // namespace
+
+void KvBufferFree::operator()(uint8_t* p) const {
+  if (huge_pages) {
+    HugePagesFree()(p);
+  } else {
+    delete[] p;
+  }
+}
 
 uint64_t KvCache::BytesFor(const std::vector<uint32_t>& capacity, uint32_t kv_dim,
                            KvCacheType type) {
@@ -29,8 +46,8 @@ absl::StatusOr<KvCache> KvCache::Create(std::vector<uint32_t> capacity, uint32_t
   for (uint32_t l = 0; l < cache.capacity_.size(); ++l) {
     if (cache.capacity_[l] == 0) return absl::InvalidArgumentError(Cat("kv cache: layer ", l, " holds 0 positions"));
     const size_t bytes = static_cast<size_t>(cache.capacity_[l]) * kv_dim * ElementBytes(type);
-    cache.keys_.emplace_back(new (std::nothrow) uint8_t[bytes]);
-    cache.values_.emplace_back(new (std::nothrow) uint8_t[bytes]);
+    cache.keys_.push_back(AllocateLayer(bytes));
+    cache.values_.push_back(AllocateLayer(bytes));
     if (!cache.keys_.back() || !cache.values_.back()) {
       return absl::ResourceExhaustedError(
           Cat("kv cache: cannot allocate ", 2 * bytes, " bytes for layer ", l));

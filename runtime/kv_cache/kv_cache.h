@@ -13,10 +13,19 @@ namespace cpubrrr {
 
 enum class KvCacheType { kF32, kF16 };
 
+// Frees one layer's keys or values, from 2 MiB pages or from the heap.
+struct KvBufferFree {
+  bool huge_pages = false;
+  void operator()(uint8_t* p) const;
+};
+using KvBuffer = std::unique_ptr<uint8_t[], KvBufferFree>;
+
 // Keys and values of `kv_dim` elements per position for each layer. Layer l holds
 // `capacity[l]` positions; position p lives in slot p % capacity[l], so a layer whose
 // capacity is below the context length is a ring that keeps the most recent positions.
-// Memory is allocated untouched (the OS maps pages on first write).
+// Memory is allocated untouched (the OS maps pages on first write), a layer of at least
+// 2 MiB in 2 MiB pages: attention reads a head's few lines a whole row apart, which on 4 KiB
+// pages misses the TLB every few positions.
 class KvCache {
  public:
   // Returns a cache for `capacity.size()` layers, or ResourceExhausted when it cannot
@@ -68,8 +77,8 @@ class KvCache {
   std::vector<uint32_t> capacity_;
   uint32_t kv_dim_;
   KvCacheType type_;
-  std::vector<std::unique_ptr<uint8_t[]>> keys_;
-  std::vector<std::unique_ptr<uint8_t[]>> values_;
+  std::vector<KvBuffer> keys_;
+  std::vector<KvBuffer> values_;
 };
 
 }  // namespace cpubrrr
