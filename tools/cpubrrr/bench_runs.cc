@@ -55,7 +55,11 @@ absl::StatusOr<BenchRun> TimeBenchRun(Model& model, const BenchTest& test) {
 }
 
 absl::StatusOr<BenchSamples> RunBenchTest(Model& model, const BenchTest& test, int repetitions) {
-  if (absl::StatusOr<BenchRun> warm_up = TimeBenchRun(model, test); !warm_up.ok()) return warm_up.status();
+  // Each timed run fills its own depth before its clock starts, paging in the weights and
+  // touching its cache, so a warm-up at depth would only repeat the longest untimed part.
+  BenchTest warm_up = test;
+  warm_up.depth = 0;
+  if (absl::StatusOr<BenchRun> run = TimeBenchRun(model, warm_up); !run.ok()) return run.status();
   BenchSamples samples;
   for (int r = 0; r < repetitions; ++r) {
     absl::StatusOr<BenchRun> run = TimeBenchRun(model, test);

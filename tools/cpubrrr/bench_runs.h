@@ -37,8 +37,8 @@ struct BenchSamples {
   double storage_bytes_per_token = 0;     // of the timed runs, averaged
 };
 
-// Runs `test` once untimed (warming caches and paging the weights in), then `repetitions`
-// times.
+// Runs `test` once untimed without its depth (warming caches and paging the weights in),
+// then `repetitions` times.
 absl::StatusOr<BenchSamples> RunBenchTest(Model& model, const BenchTest& test, int repetitions);
 
 }  // namespace cpubrrr
