@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string rest(reinterpret_cast<const char*>(data + 1), size - 1);
   const int route = data[0] % 7;
   if (route == 6) {
-    for (const std::string allowed : {std::string(), std::string("http://10.0.0.1:8080/v1")}) {
+    for (const std::string& allowed : {std::string(), std::string("http://10.0.0.1:8080/v1")}) {
       const absl::StatusOr<server::RaceTarget> target = server::ParseRaceTarget(rest, allowed);
       if (!target.ok()) continue;
       FuzzCheck(target->port > 0 && target->port < 65536, "a race target port out of range");
