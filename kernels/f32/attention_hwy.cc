@@ -258,10 +258,9 @@ void DotChunkBatched(const float* q, const float* rows, size_t n_rows, size_t n_
 }
 #endif
 
-// out[j] = scale * dot(q, rows + j * dim) for the n_rows float rows of a chunk. With a
-// fixed lane count of at least 4 and dim a multiple of it, each key's products run in one
-// vector (q's first L lanes times the key's, then a fused step per further L) and
-// LaneSumsOfKeys reduces L keys at once; otherwise DotRowsOneByOne's float steps.
+// out[j] = scale * dot(q, rows + j * dim) for the n_rows float rows of a chunk: with a
+// fixed lane count of at least 4 dividing dim, DotChunkBatched (L keys summed at once);
+// otherwise DotRowsOneByOne's float steps.
 void DotChunk(const float* q, const float* rows, size_t n_rows, size_t dim, float scale,
               float* out) {
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR

@@ -192,7 +192,6 @@ BENCHMARK_CAPTURE(BM_AxpyF16, hwy, AxpyRowsF16);
 // KV row apart in huge pages, as in the cache. Hot: the same head's slice every call (in
 // L2); cold: the next of 32 caches (128 MiB) each call, read from memory as at depth.
 constexpr size_t kGroupQueries = 8, kKvRow = 4 * 128, kCacheElems = kPos * kKvRow;
-size_t CacheCopies(bool cold) { return cold ? 32 : 1; }
 std::unique_ptr<uint16_t[], HugePagesFree> F16Caches(size_t copies) {
   const std::vector<float> f = Normal(kCacheElems, 1);
   auto h = AllocateHugeArray<uint16_t>(copies * kCacheElems);
@@ -200,34 +199,37 @@ std::unique_ptr<uint16_t[], HugePagesFree> F16Caches(size_t copies) {
   for (size_t c = 1; c < copies; ++c) std::copy(h.get(), h.get() + kCacheElems, h.get() + c * kCacheElems);
   return h;
 }
-void BM_DotF16Group(benchmark::State& state) {
-  const size_t hd = state.range(0), copies = CacheCopies(state.range(1) != 0);
-  const std::vector<float> q = Normal(kGroupQueries * hd, 1);
-  const auto k = F16Caches(copies);
-  std::vector<float> out(kGroupQueries * kPos);
+// Calls pass(cache) each iteration on the hot cache or the next cold one (state.range(1)),
+// counting the head's keys or values of head dim state.range(0) read.
+template <typename Pass>
+void RunOverF16Caches(benchmark::State& state, Pass pass) {
+  const size_t copies = state.range(1) != 0 ? 32 : 1;
+  const auto caches = F16Caches(copies);
   size_t c = 0;
   for (auto _ : state) {
-    DotRowsF16Group(q.data(), hd, kGroupQueries, k.get() + c * kCacheElems, kKvRow, kPos, hd, 0.125f,
-                    out.data(), kPos);
-    benchmark::DoNotOptimize(out.data());
+    pass(caches.get() + c * kCacheElems);
     c = (c + 1) % copies;
   }
-  SetBytes(state, 2.0 * kPos * hd);
+  SetBytes(state, 2.0 * kPos * state.range(0));
+}
+void BM_DotF16Group(benchmark::State& state) {
+  const size_t hd = state.range(0);
+  const std::vector<float> q = Normal(kGroupQueries * hd, 1);
+  std::vector<float> out(kGroupQueries * kPos);
+  RunOverF16Caches(state, [&](const uint16_t* k) {
+    DotRowsF16Group(q.data(), hd, kGroupQueries, k, kKvRow, kPos, hd, 0.125f, out.data(), kPos);
+    benchmark::DoNotOptimize(out.data());
+  });
 }
 BENCHMARK(BM_DotF16Group)->ArgNames({"hd", "cold"})->ArgsProduct({{64, 128}, {0, 1}});
 void BM_AxpyF16Group(benchmark::State& state) {
-  const size_t hd = state.range(0), copies = CacheCopies(state.range(1) != 0);
+  const size_t hd = state.range(0);
   const std::vector<float> w = Normal(kGroupQueries * kPos, 0.01f);
-  const auto v = F16Caches(copies);
   std::vector<float> out(kGroupQueries * hd);
-  size_t c = 0;
-  for (auto _ : state) {
-    AxpyRowsF16Group(w.data(), kPos, kGroupQueries, v.get() + c * kCacheElems, kKvRow, kPos, hd,
-                     out.data(), hd);
+  RunOverF16Caches(state, [&](const uint16_t* v) {
+    AxpyRowsF16Group(w.data(), kPos, kGroupQueries, v, kKvRow, kPos, hd, out.data(), hd);
     benchmark::DoNotOptimize(out.data());
-    c = (c + 1) % copies;
-  }
-  SetBytes(state, 2.0 * kPos * hd);
+  });
 }
 BENCHMARK(BM_AxpyF16Group)->ArgNames({"hd", "cold"})->ArgsProduct({{64, 128}, {0, 1}});
 
