@@ -55,10 +55,11 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, size_t pa
     for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
   }
   const size_t whole_pairs = n_blocks / 2;
-  auto pair = [&](const uint8_t* exponents, const uint8_t* nibbles, size_t p)
+  // `ahead` is the pair's nibbles kPrefetchBytes on, on a pointer of its own (AheadOf).
+  auto pair = [&](const uint8_t* exponents, const uint8_t* nibbles, const uint8_t* ahead, size_t p)
       __attribute__((always_inline)) {
-    PrefetchLine(nibbles + kPrefetchBytes);
-    PrefetchLine(nibbles + kPrefetchBytes + 64);
+    PrefetchLine(ahead);
+    PrefetchLine(ahead + 64);
     // Scales d_w * d_x of (row r, block 2p + k) in lane 2r + k: exactly the product
     // 2^(e - 128) * d_x that ggml rounds once, as vscalefps rounds d_x * 2^(e - 128) once.
     const __m256i e = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(exponents)));
@@ -90,18 +91,20 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, size_t pa
     }
   };
   const uint8_t* chunk = group;
+  const uint8_t* ahead = AheadOf(group, kPrefetchBytes);  // walks with chunk
   size_t p = 0;
   for (; p + kRepackedChunkUnits <= whole_pairs; p += kRepackedChunkUnits) {
-    PrefetchLine(chunk + kPrefetchBytes);
+    PrefetchLine(ahead);
 #pragma GCC unroll 8
     for (size_t k = 0; k < kRepackedChunkUnits; ++k) {
-      pair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), p + k);
+      pair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), ahead + Shape::QuantOffset(k), p + k);
     }
     chunk += Shape::kChunkBytes;
+    ahead += Shape::kChunkBytes;
   }
-  PrefetchLine(chunk + kPrefetchBytes);
+  PrefetchLine(ahead);
   for (size_t k = 0; p + k < whole_pairs; ++k) {
-    pair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), p + k);
+    pair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), ahead + Shape::QuantOffset(k), p + k);
   }
   const size_t lone_k = whole_pairs - p;  // the lone block's pair within the last chunk
   // Rows and tokens unrolled: acc indexed by constants stays in registers.
