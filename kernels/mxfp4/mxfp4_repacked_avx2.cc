@@ -96,13 +96,14 @@ inline __m256 RowScales(__m256 scales) {
 }
 
 // Adds pair p's partial dots of the four rows (exponents and nibbles: the pair's bytes in
-// its chunk) to their chains.
+// its chunk; ahead: the nibbles kPrefetchBytes on, on a pointer of its own, AheadOf) to
+// their chains.
 __attribute__((always_inline)) inline void AddPair(const uint8_t* exponents, const uint8_t* nibbles,
-                                                   const PackedPair& p, __m256i lut, __m256& low0, __m256& high0,
+                                                   const uint8_t* ahead, const PackedPair& p, __m256i lut, __m256& low0, __m256& high0,
                                                    __m256& low1, __m256& high1, __m256& low2, __m256& high2,
                                                    __m256& low3, __m256& high3) {
-  PrefetchLine(nibbles + kPrefetchBytes);
-  PrefetchLine(nibbles + kPrefetchBytes + 64);
+  PrefetchLine(ahead);
+  PrefetchLine(ahead + 64);
   // d_w * d_x of (row r, block 2p + j) in lane 2r + j, each one rounded product.
   const __m256 scales = _mm256_mul_ps(_mm256_load_ps(p.d), HalfScales(exponents));
   const __m256i a_low = avx2::Load(nibbles), a_high = avx2::Load(nibbles + 32);  // rows 0 and 1
@@ -123,18 +124,20 @@ void Group(const uint8_t* group, size_t n_blocks, const PackedPair* x, const Blo
   __m256 high0 = low0, high1 = low0, high2 = low0, high3 = low0;
   const size_t whole_pairs = n_blocks / 2;
   const uint8_t* chunk = group;
+  const uint8_t* ahead = AheadOf(group, kPrefetchBytes);  // walks with chunk
   size_t p = 0;
-  for (; p + kRepackedChunkUnits <= whole_pairs; p += kRepackedChunkUnits, chunk += Shape::kChunkBytes) {
-    PrefetchLine(chunk + kPrefetchBytes);
+  for (; p + kRepackedChunkUnits <= whole_pairs;
+       p += kRepackedChunkUnits, chunk += Shape::kChunkBytes, ahead += Shape::kChunkBytes) {
+    PrefetchLine(ahead);
 #pragma GCC unroll 8
     for (size_t k = 0; k < kRepackedChunkUnits; ++k) {
-      AddPair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), x[p + k], lut, low0, high0, low1, high1,
+      AddPair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), ahead + Shape::QuantOffset(k), x[p + k], lut, low0, high0, low1, high1,
               low2, high2, low3, high3);
     }
   }
-  PrefetchLine(chunk + kPrefetchBytes);
+  PrefetchLine(ahead);
   for (size_t k = 0; p + k < whole_pairs; ++k) {
-    AddPair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), x[p + k], lut, low0, high0, low1, high1,
+    AddPair(chunk + Shape::ScaleOffset(k), chunk + Shape::QuantOffset(k), ahead + Shape::QuantOffset(k), x[p + k], lut, low0, high0, low1, high1,
             low2, high2, low3, high3);
   }
   const __m256 lows[kRepackedRows] = {low0, low1, low2, low3}, highs[kRepackedRows] = {high0, high1, high2, high3};
