@@ -36,6 +36,18 @@ inline const T* AheadOf(const T* p, size_t ahead) {
   return reinterpret_cast<const T*>(c);
 }
 
+// Asks for the line holding `p` in L2 and the levels below, not L1: for lines wanted a
+// long stream ahead (the next panel of a lane tile), which L1 would evict before use.
+inline void PrefetchLineL2(const void* p) {
+#if defined(__x86_64__)
+  asm volatile("prefetcht1 %0" : : "m"(*static_cast<const char*>(p)));
+#elif defined(__aarch64__)
+  asm volatile("prfm pldl2keep, [%0]" : : "r"(p));
+#else
+  __builtin_prefetch(p, 0, 2);
+#endif
+}
+
 // Prefetches the line holding p, or the one holding `last` when p lies past it: a stream
 // prefetching a fixed distance ahead of its reads would otherwise ask, near its end, for
 // lines its reader never reads (the next matrix a model reads lies elsewhere).

@@ -142,7 +142,7 @@ void PanelTile(const Panel panel, size_t n_blocks, const TokenView* tokens, floa
   for (size_t b = 0; b < n_blocks; ++b) {
     if (next != nullptr) {
 #pragma GCC unroll 32
-      for (int r = 0; r < kPanelRows; ++r) PrefetchLine(next->rows[r] + b * next->block_bytes);
+      for (int r = 0; r < kPanelRows; ++r) PrefetchLineL2(next->rows[r] + b * next->block_bytes);
     }
     __m512i dot[kPanelGroups][T];
 #pragma GCC unroll 8
