@@ -17,7 +17,7 @@ void SwigluOaiRef(const float* g, const float* u, size_t n, float alpha, float l
 void SwigluRef(const float* g, const float* u, size_t n, float* h);
 
 // Computes SwigluOaiRef with Highway (run-time dispatch) in ggml's expression with the C
-// library's expf per lane (bit-identical to llama.cpp).
+// library's expf (bit-identical to llama.cpp).
 void SwigluOai(const float* g, const float* u, size_t n, float alpha, float limit,
                float* h);
 

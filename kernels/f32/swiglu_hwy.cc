@@ -8,6 +8,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/f32/ggml_order-inl.h"
+#include "kernels/f32/libc_expf-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace cpubrrr {
@@ -15,19 +16,17 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // gpt-oss's clamped SwiGLU in ggml's expression, gc / (1 + expf(alpha * -gc)) * (uc + 1),
-// with the C library's expf per lane: llama.cpp evaluates it so, and any other exp
-// differs in the last bit now and then, which the quantization of the result can turn
-// into a different activation.
+// with the C library's expf: llama.cpp evaluates it so, and any other exp differs in the
+// last bit now and then, which the quantization of the result can turn into a different
+// activation.
 template <class D>
 HWY_INLINE void OaiAt(D d, const float* g, const float* u, size_t i, float alpha,
                       float limit, float* h) {
   const auto lim = hn::Set(d, limit);
   const auto gc = hn::Min(hn::LoadU(d, g + i), lim);
   const auto uc = hn::Min(hn::Max(hn::LoadU(d, u + i), hn::Neg(lim)), lim);
-  HWY_ALIGN float arg[HWY_MAX_BYTES / sizeof(float)];
-  hn::Store(hn::Mul(hn::Set(d, alpha), hn::Neg(gc)), d, arg);
-  for (size_t j = 0; j < hn::Lanes(d); ++j) arg[j] = std::exp(arg[j]);
-  const auto act = hn::Div(gc, hn::Add(hn::Set(d, 1.0f), hn::Load(d, arg)));
+  const auto e = libc_expf::Exp(d, hn::Mul(hn::Set(d, alpha), hn::Neg(gc)));
+  const auto act = hn::Div(gc, hn::Add(hn::Set(d, 1.0f), e));
   hn::StoreU(hn::Mul(act, hn::Add(uc, hn::Set(d, 1.0f))), d, h + i);
 }
 
