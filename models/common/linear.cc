@@ -99,9 +99,14 @@ std::string KernelVariant(const WeightMatrix& w) {
 
 Range RowShare(const WorkerContext& ctx, size_t n, std::initializer_list<const WeightMatrix*> matrices,
                size_t align) {
+  return RowPart(n, ctx.index(), ctx.n_workers(), matrices, align);
+}
+
+Range RowPart(size_t n, int part, int parts, std::initializer_list<const WeightMatrix*> matrices,
+              size_t align) {
   size_t granule = std::lcm(align, kRowTile);
   for (const WeightMatrix* m : matrices) granule = std::lcm(granule, m->RowGranule());
-  return ctx.Share(n, granule);
+  return SplitRange(n, part, parts, granule);
 }
 
 void MatMulRows(const WeightMatrix& w, int64_t mat, Range rows, const ActivationBatch& x,

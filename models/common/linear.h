@@ -72,6 +72,10 @@ inline constexpr size_t kRowTile = 16;
 Range RowShare(const WorkerContext& ctx, size_t n, std::initializer_list<const WeightMatrix*> matrices,
                size_t align = 1);
 
+// Returns part `part` of n rows cut into `parts` as RowShare cuts them among workers.
+Range RowPart(size_t n, int part, int parts, std::initializer_list<const WeightMatrix*> matrices,
+              size_t align = 1);
+
 }  // namespace cpubrrr
 
 #endif  // CPUBRRR_MODELS_COMMON_LINEAR_H_

@@ -73,17 +73,28 @@ void MoeFeedForward::Experts(const WorkerContext& ctx, const LayerWeights& l, Pa
   // This worker's rows of every down output, and then its columns of the residual: the
   // same range, so the split path needs no sync between them.
   const Range own = RowShare(ctx, d, {&l.down_exps});
-  if (m >= static_cast<size_t>(ctx.n_workers())) {
-    // Tasks: gate/up of active expert i for i < m, then its down (task m + i), claimed
-    // by whichever worker is free.
-    for (size_t task; (task = tasks_.Claim()) < 2 * m;) {
+  const size_t workers = static_cast<size_t>(ctx.n_workers());
+  if (m >= workers) {
+    // Tasks: gate/up of active expert i for i < m, then the downs in expert order, claimed
+    // by whichever worker is free. In a layer of few tasks (decode of one sequence), the
+    // last `workers` experts' downs are two tasks each (halves of their rows), so the
+    // workers finish the layer closer together; with many tasks (several sequences, a
+    // prompt) the halves measured slower (docs/RESEARCH_LOG.md).
+    const size_t halved = workers > 1 && m <= 4 * workers ? workers : 0;
+    const size_t whole = m - halved;  // experts whose down is one task
+    const size_t n_tasks = m + whole + 2 * halved;
+    for (size_t task; (task = tasks_.Claim()) < n_tasks;) {
       if (task < m) {
         GateUp(s, mm, l, s.active[task], {0, ff}, buf);
         tasks_.MarkDone(task);
-      } else {
-        tasks_.WaitDone(task - m);
-        Down(s, mm, l, s.active[task - m], {0, d}, buf);
+        continue;
       }
+      const size_t down = task - m;
+      const size_t i = down < whole ? down : whole + (down - whole) / 2;
+      const Range rows = down < whole ? Range{0, d}
+                                      : RowPart(d, static_cast<int>((down - whole) % 2), 2, {&l.down_exps});
+      tasks_.WaitDone(i);
+      Down(s, mm, l, s.active[i], rows, buf);
     }
     ctx.Sync();
   } else {
