@@ -53,8 +53,9 @@ uint32_t Bits(float f) {
 }
 
 // Every kStride-th bit pattern of the float line (both signs: all exponents, subnormals,
-// infinities and NaNs among them); 1 checks every float (about a minute, by hand).
-constexpr uint64_t kStride = 61;
+// infinities and NaNs among them): 8 million floats, quick under the sanitizers too; 1
+// checks every float (two minutes in an optimized build, by hand).
+constexpr uint64_t kStride = 509;
 
 // Every float within 2^12 ulps of each range edge and of 0, and the specials.
 std::vector<float> EdgeInputs() {
@@ -94,6 +95,11 @@ TEST(LibcExpf, EqualsTheCLibraryBitForBit) {
   int vector_targets = 0;
   testing::ForEachHwyTarget([&] {
     std::vector<float> x = EdgeInputs();
+    while (x.size() % 16 != 0) x.push_back(0.5f);
+    // Targets that call std::exp per lane equal it by construction: the edges suffice.
+    if (!CheckBatch(x)) return;
+    ++vector_targets;
+    x.clear();
     for (uint64_t b = 0; b <= 0xffffffffu; b += kStride) {
       x.push_back(FromBits(static_cast<uint32_t>(b)));
       if (x.size() == (1u << 20)) {
@@ -102,7 +108,7 @@ TEST(LibcExpf, EqualsTheCLibraryBitForBit) {
       }
     }
     while (x.size() % 16 != 0) x.push_back(0.5f);
-    if (CheckBatch(x)) ++vector_targets;
+    CheckBatch(x);
   });
 #if defined(__x86_64__)
   // x86 CPUs that run this suite have FMA: at least the AVX2 target computes in vectors.
