@@ -63,13 +63,13 @@ inline void PrefetchFirstLines(const void* p, const void* end, size_t bytes) {
 }
 
 // Prefetches every 64-byte line that [p, p + kBytes) touches, wherever p falls in a line
-// (at most one line more than the span needs).
-template <size_t kBytes>
+// (at most one line more than the span needs), with kPrefetch (PrefetchLineL2: into L2).
+template <size_t kBytes, void (*kPrefetch)(const void*) = PrefetchLine>
 inline void PrefetchSpan(const void* p) {
   static_assert(kBytes > 0);
   const char* c = static_cast<const char*>(p);
 #pragma GCC unroll 64
-  for (size_t i = 0; i < (kBytes + 62) / 64 + 1; ++i) PrefetchLine(c + 64 * i);
+  for (size_t i = 0; i < (kBytes + 62) / 64 + 1; ++i) kPrefetch(c + 64 * i);
 }
 
 // Prefetches every 64-byte line whose first byte lies in [p, p + kBytes): 2 or 3 lines for

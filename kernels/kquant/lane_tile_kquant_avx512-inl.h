@@ -90,7 +90,7 @@ struct TokenView {
 // x.d * (d * isum - dmin * msum) (the pairs term is msum) over Q6_K's x.d * (d * isum)
 // (the pairs term is part of isum).
 // `next`, unless null, is the next panel's rows, prefetched superblock by superblock
-// (32 / kSubs rows per sub-block).
+// (32 / kSubs rows per sub-block) into L2: a panel ahead is more than L1 holds.
 template <class F, int T>
 void PanelTile(const LaneSuper<F::kSubs>* panel, size_t n_blocks, const TokenView* tokens,
                float* y, size_t y_stride, int n_rows, const lane_tile::NextPanel* next) {
@@ -113,7 +113,7 @@ void PanelTile(const LaneSuper<F::kSubs>* panel, size_t n_blocks, const TokenVie
       if (next != nullptr) {
 #pragma GCC unroll 4
         for (int r = s * kPrefetchRows; r < (s + 1) * kPrefetchRows; ++r) {
-          PrefetchSpan<kBlockBytes>(next->rows[r] + b * kBlockBytes);
+          PrefetchSpan<kBlockBytes, PrefetchLineL2>(next->rows[r] + b * kBlockBytes);
         }
       }
       __m512i dot[kPanelGroups][T];
