@@ -42,6 +42,14 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
   // 4m .. 4m + 3 of block 2p + h and dwords 8 + 4h + m values 16 + 4m ...
   __m512i values[16];
   lane_tile::Transpose16(lanes, values);
+  // The groups' 8 exponent bytes each, as dwords: groups 0 and 1 in `low`, 2 and 3 in
+  // `high`; lane i of block 2p + h is dword 8 * (i % 4) + 2 * (i / 4) + h of the two.
+  const auto exponents = [&](size_t g) {
+    return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(group[g] + scales));
+  };
+  const __m512i low = _mm512_cvtepu8_epi32(_mm_unpacklo_epi64(exponents(0), exponents(1)));
+  const __m512i high = _mm512_cvtepu8_epi32(_mm_unpacklo_epi64(exponents(2), exponents(3)));
+  const __m512i pick = _mm512_setr_epi32(0, 8, 16, 24, 2, 10, 18, 26, 4, 12, 20, 28, 6, 14, 22, 30);
   for (size_t h = 0; h < (two ? 2u : 1u); ++h) {
     LaneBlock* out = h == 0 ? even : odd;
 #pragma GCC unroll 4
@@ -49,13 +57,9 @@ __attribute__((always_inline)) inline void DecodePair(const uint8_t* const group
       _mm512_store_si512(&out->q[m], values[4 * h + m]);
       _mm512_store_si512(&out->q[4 + m], values[8 + 4 * h + m]);
     }
-    alignas(16) uint8_t e[lane_tile::kGroupRows];
-#pragma GCC unroll 16
-    for (size_t i = 0; i < lane_tile::kGroupRows; ++i) {
-      e[i] = group[i % 4][scales + 2 * (i / 4) + h];
-    }
-    _mm512_store_ps(&out->d, E8m0HalfLanes(_mm512_cvtepu8_epi32(
-                                 _mm_load_si128(reinterpret_cast<const __m128i*>(e)))));
+    const __m512i e = _mm512_permutex2var_epi32(
+        low, _mm512_add_epi32(pick, _mm512_set1_epi32(static_cast<int>(h))), high);
+    _mm512_store_ps(&out->d, E8m0HalfLanes(e));
   }
 }
 
