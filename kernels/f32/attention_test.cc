@@ -176,5 +176,47 @@ TEST(DotRows, ExactOnSmallIntegers) {
   });
 }
 
+// ggml_vec_dot_f32's float steps on x86 with AVX-512 written out one value at a time:
+// value i < n & ~63 fused into lane i % 64; per l < 16 the lanes (l + 32 l + 32) + (l + 16
+// + l + 48); those 16 by halves, quarters, then (0 + 2) + (1 + 3); then the values up to a
+// multiple of 8 as rounded products added in turn, the last n % 8 fused.
+float GgmlDotF32(const float* x, const float* y, size_t n) {
+  const size_t np = n & ~size_t{63};
+  float sum = 0.0f;
+  if (np != 0) {
+    float lane[64] = {};
+    for (size_t i = 0; i < np; ++i) lane[i % 64] = std::fma(x[i], y[i], lane[i % 64]);
+    float a[16], b[8], c[4];
+    for (int l = 0; l < 16; ++l) a[l] = (lane[l] + lane[32 + l]) + (lane[16 + l] + lane[48 + l]);
+    for (int l = 0; l < 8; ++l) b[l] = a[l + 8] + a[l];
+    for (int l = 0; l < 4; ++l) c[l] = b[l + 4] + b[l];
+    sum = (c[0] + c[2]) + (c[1] + c[3]);
+  }
+  size_t i = np;
+  for (; i < np + ((n - np) & ~size_t{7}); ++i) {
+    volatile float product = x[i] * y[i];  // rounded on its own, never fused into the sum
+    sum = sum + product;
+  }
+  for (; i < n; ++i) sum = std::fma(x[i], y[i], sum);
+  return sum;
+}
+
+TEST(DotRows, GgmlF32DotBits) {
+  // The f32 dot (router, f32 attention) gives ggml's bits; rows of router length too.
+  std::mt19937 rng(kF32Seed);
+  for (size_t dim : {8, 64, 71, 128, 200, 2048, 2880}) {
+    const size_t n_rows = 5;
+    const std::vector<float> q = testing::RandomNormal(dim, 1.0f, rng);
+    const std::vector<float> k = testing::RandomNormal(n_rows * dim, 1.0f, rng);
+    std::vector<float> out(n_rows);
+    DotRows(q.data(), k.data(), dim, n_rows, dim, 1.0f, out.data());
+    for (size_t j = 0; j < n_rows; ++j) {
+      const float want = GgmlDotF32(q.data(), k.data() + j * dim, dim);
+      EXPECT_EQ(std::memcmp(&out[j], &want, sizeof(float)), 0) << "dim " << dim << " row " << j << ": " << out[j]
+                                                                << " vs " << want;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cpubrrr

@@ -81,6 +81,8 @@ inline float Dot(const float* x, const float* y, size_t n) {
   float sum = 0.0f;
   if (np != 0) {
     HWY_ALIGN float part[64];
+#if HWY_HAVE_SCALABLE
+    // Sizeless vectors cannot form an array: the lanes live in memory between steps.
     for (size_t v = 0; v < 64; v += N) hn::Store(hn::Zero(d), d, part + v);
     for (size_t i = 0; i < np; i += 64) {
       for (size_t v = 0; v < 64; v += N) {
@@ -88,6 +90,20 @@ inline float Dot(const float* x, const float* y, size_t n) {
                   d, part + v);
       }
     }
+#else
+    // The same fused steps with the 64 lanes in registers (stored once for Sum64): a
+    // store and reload per step would chain each step behind the last one's store.
+    constexpr size_t kVecs = 64 / hn::MaxLanes(d);
+    hn::Vec<decltype(d)> acc[kVecs];
+    for (auto& a : acc) a = hn::Zero(d);
+    for (size_t i = 0; i < np; i += 64) {
+#pragma GCC unroll 16
+      for (size_t v = 0; v < kVecs; ++v) {
+        acc[v] = hn::MulAdd(hn::LoadU(d, x + i + v * N), hn::LoadU(d, y + i + v * N), acc[v]);
+      }
+    }
+    for (size_t v = 0; v < kVecs; ++v) hn::Store(acc[v], d, part + v * N);
+#endif
     sum = Sum64(part);
   }
   size_t i = np;
