@@ -7,7 +7,8 @@ other round in reverse (cpubrrr, peer 1, peer 2, peer 2, peer 1, cpubrrr, cpubrr
 slow drift of the machine then weighs on every engine alike, where a fixed order favoured
 whichever binary ran second in A/B runs on the CI VM), each with `-o json`, pools the per-run
 samples (`samples_ts`) of every round, and prints one markdown table per model: engine,
-flags, threads, test, median t/s, and cpubrrr's median over the engine's. It runs only the
+flags, threads, test, median t/s, spread (the fastest run over the slowest), and cpubrrr's
+median over the engine's. It runs only the
 binaries it is given; it never builds a peer. See docs/BENCHMARKS.md.
 
   scripts/compare_bench.py --model M.gguf --cpubrrr bazel-bin/tools/cpubrrr/cpubrrr \\
@@ -140,19 +141,24 @@ def collect(engines, model, thread_counts, args, run=run_engine):
     return samples
 
 
+def spread(values):
+    """The fastest sample over the slowest, as "1.07x" ("-" if one is not positive)."""
+    return f"{max(values) / min(values):.2f}x" if min(values) > 0 else "-"
+
+
 def table(engines, samples):
-    """Returns the markdown table of one model: median t/s and cpubrrr / engine per row."""
+    """Returns the markdown table of one model: median t/s, spread and cpubrrr / engine per row."""
     flags = {e.name: " ".join(e.flags) for e in engines}
     medians = {key: statistics.median(values) for key, values in samples.items()}
-    lines = ["| engine | flags | threads | test | median t/s | cpubrrr / engine |",
-             "| ------ | ----- | ------: | ---: | ---------: | ---------------: |"]
+    lines = ["| engine | flags | threads | test | median t/s | spread | cpubrrr / engine |",
+             "| ------ | ----- | ------: | ---: | ---------: | -----: | ---------------: |"]
     order = {e.name: i for i, e in enumerate(engines)}
     for key in sorted(medians, key=lambda k: (k[1], order[k[0]])):
         name, threads, test = key
         ours = medians.get((CPUBRRR, threads, test))
         ratio = f"{ours / medians[key]:.2f}" if ours is not None and medians[key] > 0 else "-"
         lines.append(f"| {name} | {flags[name] or '-'} | {threads} | {test} | "
-                     f"{medians[key]:.2f} | {ratio} |")
+                     f"{medians[key]:.2f} | {spread(samples[key])} | {ratio} |")
     return "\n".join(lines) + "\n"
 
 

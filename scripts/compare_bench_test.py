@@ -72,23 +72,24 @@ class CompareBenchTest(unittest.TestCase):
         self.assertEqual(runs[2][1:], common + ["-rtr", "1", "-fa", "1"])
 
         rows = [line for line in out.splitlines() if line.startswith("| ") and "---" not in line]
-        self.assertEqual(rows[0], "| engine | flags | threads | test | median t/s | cpubrrr / engine |")
+        self.assertEqual(rows[0], "| engine | flags | threads | test | median t/s | spread | cpubrrr / engine |")
         # Medians pool every round: ours pp at 1 thread [10, 20, 30] -> 20, llama.cpp's
-        # [4, 8, 12] -> 8, ik's [5, 10, 15] -> 10; tg: ours [3, 5] x 3 -> 4, 8, 2.
+        # [4, 8, 12] -> 8, ik's [5, 10, 15] -> 10; tg: ours [3, 5] x 3 -> 4, 8, 2. The spread
+        # is the fastest sample over the slowest: 30 / 10, 5 / 3.
         self.assertEqual(rows[1:], [
-            "| cpubrrr | - | 1 | pp512 | 20.00 | 1.00 |",
-            "| cpubrrr | - | 1 | tg128 | 4.00 | 1.00 |",
-            "| llama.cpp | -fa 1 | 1 | pp512 | 8.00 | 2.50 |",
-            "| llama.cpp | -fa 1 | 1 | tg128 | 8.00 | 0.50 |",
-            "| ik | -rtr 1 -fa 1 | 1 | pp512 | 10.00 | 2.00 |",
-            "| ik | -rtr 1 -fa 1 | 1 | tg128 | 2.00 | 2.00 |",
+            "| cpubrrr | - | 1 | pp512 | 20.00 | 3.00x | 1.00 |",
+            "| cpubrrr | - | 1 | tg128 | 4.00 | 1.67x | 1.00 |",
+            "| llama.cpp | -fa 1 | 1 | pp512 | 8.00 | 3.00x | 2.50 |",
+            "| llama.cpp | -fa 1 | 1 | tg128 | 8.00 | 1.00x | 0.50 |",
+            "| ik | -rtr 1 -fa 1 | 1 | pp512 | 10.00 | 3.00x | 2.00 |",
+            "| ik | -rtr 1 -fa 1 | 1 | tg128 | 2.00 | 1.00x | 2.00 |",
             # 2 threads: runs 4-6: ours [40, 50, 60] -> 50, llama.cpp [16, 20, 24] -> 20.
-            "| cpubrrr | - | 2 | pp512 | 50.00 | 1.00 |",
-            "| cpubrrr | - | 2 | tg128 | 4.00 | 1.00 |",
-            "| llama.cpp | -fa 1 | 2 | pp512 | 20.00 | 2.50 |",
-            "| llama.cpp | -fa 1 | 2 | tg128 | 8.00 | 0.50 |",
-            "| ik | -rtr 1 -fa 1 | 2 | pp512 | 25.00 | 2.00 |",
-            "| ik | -rtr 1 -fa 1 | 2 | tg128 | 2.00 | 2.00 |",
+            "| cpubrrr | - | 2 | pp512 | 50.00 | 1.50x | 1.00 |",
+            "| cpubrrr | - | 2 | tg128 | 4.00 | 1.67x | 1.00 |",
+            "| llama.cpp | -fa 1 | 2 | pp512 | 20.00 | 1.50x | 2.50 |",
+            "| llama.cpp | -fa 1 | 2 | tg128 | 8.00 | 1.00x | 0.50 |",
+            "| ik | -rtr 1 -fa 1 | 2 | pp512 | 25.00 | 1.50x | 2.00 |",
+            "| ik | -rtr 1 -fa 1 | 2 | tg128 | 2.00 | 1.00x | 2.00 |",
         ])
         self.assertIn("## a.gguf", out)
 
