@@ -177,9 +177,9 @@ TEST(DotRows, ExactOnSmallIntegers) {
 }
 
 // ggml_vec_dot_f32's float steps on x86 with AVX-512 written out one value at a time:
-// value i < n & ~63 fused into lane i % 64; per l < 16 the lanes (l + 32 l + 32) + (l + 16
-// + l + 48); those 16 by halves, quarters, then (0 + 2) + (1 + 3); then the values up to a
-// multiple of 8 as rounded products added in turn, the last n % 8 fused.
+// value i < n & ~63 fused into lane i % 64; per l < 16, (lane l + lane l + 32) + (lane
+// l + 16 + lane l + 48); those 16 by halves, quarters, then (0 + 2) + (1 + 3); then the
+// values up to a multiple of 8 as rounded products added in turn, the last n % 8 fused.
 float GgmlDotF32(const float* x, const float* y, size_t n) {
   const size_t np = n & ~size_t{63};
   float sum = 0.0f;
